@@ -1,0 +1,37 @@
+# Entry points for people and CI. `make demo` and `make test` do all set-up on Debian 12.
+# Release build in build/, sanitized test build in build-asan/, fuzzer in build-fuzz/.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+FUZZ_SECONDS ?= 60
+
+.PHONY: all build deps test-deps demo test unit clean format
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
+
+build: deps
+	@cmake -S . -B build $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DGPULINT_TESTS=OFF >/dev/null
+	@cmake --build build -j $(JOBS)
+
+demo: build
+	@scripts/demo build/gpulint
+
+# Every test runs under AddressSanitizer + UndefinedBehaviorSanitizer with -Werror.
+unit: test-deps
+	@cmake -S . -B build-asan $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG='-O1 -g' -DGPULINT_SANITIZE=ON \
+	  -DGPULINT_WERROR=ON -DGPULINT_TESTS=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ctest --output-on-failure -j $(JOBS)
+
+test: unit
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cc')
+
+clean:
+	rm -rf build build-asan build-fuzz

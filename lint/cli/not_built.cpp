@@ -1,0 +1,53 @@
+// Subcommands that are not built yet. Each one parses its options (so --help works) and then
+// says plainly that it does not work yet, with exit code 2. Delete a line here when its command
+// lands in its own file.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "lint/cli/cli.h"
+#include "lint/cli/commands.h"
+#include "lint/cli/options.h"
+
+namespace gpulint {
+
+int NotBuiltYet(const std::string& name, const std::string& tracked_in) {
+  fmt::print(stderr, "gpulint: error: '{}' is not built yet ({}): gpulint {}\n", name, tracked_in,
+             name);
+  return kExitUsage;
+}
+
+int RunLintCommand(const Args& args) {
+  auto parsed = ParseLintOptions(args);
+  return parsed.options ? NotBuiltYet("lint", "issue 6: rule engine") : parsed.exit_code;
+}
+int RunEstimateCommand(const Args& args) {
+  auto parsed = ParseEstimateOptions(args);
+  return parsed.options ? NotBuiltYet("estimate", "issue 5: estimator") : parsed.exit_code;
+}
+int RunFixCommand(const Args& args) {
+  auto parsed = ParseFixOptions(args);
+  return parsed.options ? NotBuiltYet("fix", "issue 7: tuner") : parsed.exit_code;
+}
+int RunParseCommand(const Args& args) {
+  auto parsed = ParseParseOptions(args);
+  return parsed.options ? NotBuiltYet("parse", "issue 4: script reader") : parsed.exit_code;
+}
+int RunExplainCommand(const Args& args) {
+  auto parsed = ParseExplainOptions(args);
+  return parsed.options ? NotBuiltYet("explain", "issue 6: rule engine") : parsed.exit_code;
+}
+int RunRulesCommand(const Args& args) {
+  auto parsed = ParseListOptions("rules", args);
+  return parsed.options ? NotBuiltYet("rules", "issue 6: rule engine") : parsed.exit_code;
+}
+int RunModelsCommand(const Args& args) {
+  auto parsed = ParseListOptions("models", args);
+  return parsed.options ? NotBuiltYet("models", "issue 10: catalog") : parsed.exit_code;
+}
+int RunGpusCommand(const Args& args) {
+  auto parsed = ParseListOptions("gpus", args);
+  return parsed.options ? NotBuiltYet("gpus", "issue 10: catalog") : parsed.exit_code;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,143 @@
+// The command-line grammar of every subcommand, in one place (CLI11 is a heavy header).
+#include "lint/cli/options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace gpulint {
+namespace {
+
+void AddInputOptions(CLI::App& app, InputOptions& o, bool text_and_json_only) {
+  app.add_option("paths", o.paths, "Scripts or folders to read ('-' reads stdin)");
+  app.add_option("--stdin-filename", o.stdin_filename, "Name to report stdin's text under");
+  if (text_and_json_only)
+    app.add_option("--format", o.format, "Output format")
+        ->check(CLI::IsMember({"text", "json", "markdown"}));
+  app.add_option("--gpu", o.gpu, "GPU the scripts run on (e.g. H100-80GB); beats declarations");
+  app.add_option("--config", o.config, "Use this gpulint.toml instead of the closest one");
+  app.add_flag("--isolated", o.isolated, "Ignore every configuration file");
+  app.add_option("--env", o.env, "NAME=VALUE for an environment variable the scripts read");
+  app.add_option("--output-file", o.output_file,
+                 "Also write the chosen format to this file; the terminal gets text");
+}
+
+// Runs CLI11 on args; on --help prints help and returns exit 0, on error prints
+// "gpulint: error: ..." and returns exit 2.
+template <typename T>
+Parsed<T> Run(CLI::App& app, const std::vector<std::string>& args, T&& options) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return {std::nullopt, 0};
+  } catch (const CLI::ParseError& e) {
+    std::cerr << fmt::format("gpulint: error: {}: gpulint {}\n", e.what(), app.get_name());
+    std::cerr << fmt::format("Run 'gpulint {} --help' for usage.\n", app.get_name());
+    return {std::nullopt, 2};
+  }
+  return {std::forward<T>(options), 0};
+}
+
+}  // namespace
+
+Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
+  LintOptions o;
+  CLI::App app{"Check launch scripts for GPU memory, parallelism and configuration problems.",
+               "lint"};
+  AddInputOptions(app, o, false);
+  app.add_option("--format", o.format, "text|concise|json|jsonl|sarif|github|rdjson|rdjsonl|"
+                                       "gitlab|markdown|checkstyle|junit");
+  app.add_option("--select", o.select, "Only these rule ids or prefixes (e.g. GL1,GL203)")
+      ->delimiter(',');
+  app.add_option("--ignore", o.ignore, "Skip these rule ids or prefixes")->delimiter(',');
+  app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_flag("--statistics", o.statistics, "Print one row per rule with its count");
+  app.add_flag("--exit-zero", o.exit_zero, "Report findings but exit 0");
+  app.add_flag("--no-inline-suppress", o.no_inline_suppress,
+               "Ignore '# gpulint: disable' comments");
+  app.add_option("--baseline", o.baseline, "Report only findings not recorded in this file");
+  app.add_option("--write-baseline", o.write_baseline, "Record current findings in this file");
+  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
+      ->check(CLI::Range(0.0, 0.9));
+  return Run(app, args, std::move(o));
+}
+
+Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& args) {
+  EstimateOptions o;
+  CLI::App app{"Estimate per-GPU memory of every workload in the scripts, or of one described by "
+               "--role/--model/--gpu.", "estimate"};
+  AddInputOptions(app, o, true);
+  app.add_option("--set", o.set, "SETTING=VALUE: override a setting (what-if)");
+  app.add_option("--role", o.role, "Without a script: train or serve")
+      ->check(CLI::IsMember({"train", "serve", "rollout", "teacher", "reference", "reward",
+                             "critic", "eval"}));
+  app.add_option("--model", o.model, "Without a script: the model (HF id or catalog name)");
+  return Run(app, args, std::move(o));
+}
+
+Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
+  FixOptions o;
+  CLI::App app{"Propose the largest batch or context that fits, or the cheapest change that "
+               "makes an out-of-memory configuration fit, as a diff.", "fix"};
+  AddInputOptions(app, o, true);
+  app.add_option("--maximize", o.maximize, "batch or context")
+      ->check(CLI::IsMember({"batch", "context"}));
+  app.add_flag("--fit", o.fit, "Find the cheapest change set that makes the scripts fit");
+  bool diff = false;
+  app.add_flag("--diff", diff, "Print a unified diff and write nothing (default)");
+  app.add_flag("--write", o.write, "Apply the changes in place (atomically)");
+  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
+      ->check(CLI::Range(0.0, 0.9));
+  app.add_option("--keep", o.keep, "Invariants to keep: global-batch")->delimiter(',');
+  app.add_flag("--pow2", o.pow2, "Only propose powers of two");
+  app.add_option("--workload", o.workload, "Only the workload with this role");
+  app.add_option("--set", o.set, "SETTING=VALUE: override a setting before searching");
+  Parsed<FixOptions> parsed = Run(app, args, std::move(o));
+  if (parsed.options && diff && parsed.options->write) {
+    std::cerr << "gpulint: error: --diff and --write exclude each other: gpulint fix\n";
+    return {std::nullopt, 2};
+  }
+  return parsed;
+}
+
+Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args) {
+  InputOptions o;
+  CLI::App app{"Show what gpulint reads from the scripts: workloads, settings and where each "
+               "value is written.", "parse"};
+  AddInputOptions(app, o, true);
+  return Run(app, args, std::move(o));
+}
+
+Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args) {
+  ExplainOptions o;
+  CLI::App app{"Print a rule's documentation.", "explain"};
+  app.add_option("rule", o.rule_id, "Rule id (GL101) or name (oom-risk)")->required();
+  app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return Run(app, args, std::move(o));
+}
+
+Parsed<ListOptions> ParseListOptions(const std::string& command,
+                                     const std::vector<std::string>& args) {
+  ListOptions o;
+  const char* description = command == "rules"    ? "List the rules."
+                            : command == "models" ? "List the model catalog."
+                                                  : "List the GPU catalog.";
+  CLI::App app{description, command};
+  if (command == "models")
+    app.add_option("--search", o.search, "Only models whose name contains this text");
+  app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--config", o.config, "A gpulint.toml whose models, GPUs or rules to include");
+  return Run(app, args, std::move(o));
+}
+
+Parsed<bool> ParseNoOptions(const std::string& command, const std::string& description,
+                            const std::vector<std::string>& args) {
+  CLI::App app{description, command};
+  return Run(app, args, true);
+}
+
+}  // namespace gpulint

@@ -1,0 +1,78 @@
+// Plain option structs, one per subcommand, filled from argv by options.cpp (the only file that
+// includes CLI11). Subcommands read these structs and never see argv.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpulint {
+
+/// Options every subcommand that reads scripts accepts.
+struct InputOptions {
+  std::vector<std::string> paths;        ///< files or folders; "-" is stdin
+  std::string stdin_filename;            ///< the name stdin's text is reported under
+  std::string format = "text";
+  std::string gpu;                       ///< --gpu: the hardware, beats every other declaration
+  std::string config;                    ///< --config FILE: instead of the closest gpulint.toml
+  bool isolated = false;                 ///< --isolated: no configuration file at all
+  std::vector<std::string> env;          ///< --env NAME=VALUE: environment variables the script reads
+  std::string output_file;               ///< also write the chosen format here; terminal gets text
+};
+
+struct LintOptions : InputOptions {
+  std::vector<std::string> select, ignore;
+  std::string fail_on = "error";
+  bool statistics = false;
+  bool exit_zero = false;
+  bool no_inline_suppress = false;
+  std::string baseline, write_baseline;
+  std::optional<double> headroom;
+};
+
+struct EstimateOptions : InputOptions {
+  std::vector<std::string> set;          ///< SETTING=VALUE what-if overrides
+  std::string role, model;               ///< the script-less mode: --role --model --gpu
+};
+
+struct FixOptions : InputOptions {
+  std::string maximize;                  ///< "batch" | "context" | "" (with --fit)
+  bool fit = false;
+  bool write = false;
+  std::optional<double> headroom;
+  std::vector<std::string> keep;         ///< e.g. "global-batch"
+  bool pow2 = false;
+  std::string workload;                  ///< a role, to pick one workload
+  std::vector<std::string> set;
+};
+
+struct ExplainOptions {
+  std::string rule_id;
+  std::string format = "text";
+};
+
+struct ListOptions {  ///< rules, models, gpus
+  std::string search;
+  std::string format = "text";
+  std::string config;
+};
+
+/// Result of parsing a subcommand's arguments: either options to run with, or an exit code
+/// (0 after --help, 2 after a usage error that has already been printed).
+template <typename T>
+struct Parsed {
+  std::optional<T> options;
+  int exit_code = 0;
+};
+
+Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args);
+Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& args);
+Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args);
+Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args);
+Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args);
+Parsed<ListOptions> ParseListOptions(const std::string& command, const std::vector<std::string>& args);
+/// `version` takes no options but --help.
+Parsed<bool> ParseNoOptions(const std::string& command, const std::string& description,
+                            const std::vector<std::string>& args);
+
+}  // namespace gpulint
