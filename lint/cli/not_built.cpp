@@ -41,13 +41,4 @@ int RunRulesCommand(const Args& args) {
   auto parsed = ParseListOptions("rules", args);
   return parsed.options ? NotBuiltYet("rules", "issue 6: rule engine") : parsed.exit_code;
 }
-int RunModelsCommand(const Args& args) {
-  auto parsed = ParseListOptions("models", args);
-  return parsed.options ? NotBuiltYet("models", "issue 10: catalog") : parsed.exit_code;
-}
-int RunGpusCommand(const Args& args) {
-  auto parsed = ParseListOptions("gpus", args);
-  return parsed.options ? NotBuiltYet("gpus", "issue 10: catalog") : parsed.exit_code;
-}
-
 }  // namespace gpulint

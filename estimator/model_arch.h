@@ -1,0 +1,114 @@
+// The estimator's view of a model: architecture numbers (from config.json or the catalog) and
+// the structure traits the numbers imply. Plain data; lint/catalog fills it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpulint::est {
+
+/// How a checkpoint's weights are stored when it is pre-quantized, or how a loader quantizes it.
+enum class WeightFormat {
+  kDefault,    ///< the model's dtype (bf16/fp16/fp32), no quantization
+  kInt8,       ///< bitsandbytes LLM.int8: 1 byte + fp32 scale per output row
+  kNf4,        ///< bitsandbytes / torchao NF4 (or FP4): 4 bits + fp32 absmax per 64 weights
+  kNf4Double,  ///< NF4 with double-quantized absmax: 4 + 8/64 + 32/(64*256) bits
+  kGptqInt4,   ///< GPTQ 4-bit, fp16 scale + packed 4-bit zero per group
+  kGptqInt8,   ///< GPTQ 8-bit, fp16 scale + zero per group
+  kAwqInt4,    ///< AWQ 4-bit, fp16 scale + packed 4-bit zero per group
+  kFp8,        ///< FP8 e4m3 weights with per-channel or 128x128-block fp32 scales
+  kMxfp4,      ///< OCP MX FP4: 4 bits + one 8-bit shared exponent per 32 weights = 4.25 bits
+  kNvfp4,      ///< NVFP4: 4 bits + one fp8 scale per 16 weights = 4.5 bits
+};
+
+/// Which groups of linear layers a quantization format leaves in 16-bit.
+struct QuantExclusions {
+  bool attention = false;  ///< e.g. gpt-oss keeps self_attn in bf16 (modules_to_not_convert)
+  bool dense_mlp = false;
+  bool shared_experts = false;
+};
+
+struct Quantization {
+  WeightFormat format = WeightFormat::kDefault;
+  int group_size = 128;  ///< weights per scale group (GPTQ/AWQ); 0 = per channel
+  QuantExclusions exclusions;
+};
+
+/// A vision encoder in front of the language model (Qwen-VL, Gemma 3, Llama 4, mllama).
+struct VisionTower {
+  int64_t depth = 0;              ///< transformer blocks
+  int64_t hidden_size = 0;
+  int64_t intermediate_size = 0;  ///< 0 = 4 * hidden_size
+  int64_t num_heads = 0;
+  int64_t patch_size = 0;
+  int64_t temporal_patch_size = 1;
+  int64_t spatial_merge_size = 1;  ///< patches merged per side before the projector (Qwen-VL)
+  int64_t out_hidden_size = 0;     ///< projector output = language model hidden size
+  int64_t deepstack_mergers = 0;   ///< extra projector copies (Qwen3-VL deepstack)
+  bool gated_mlp = false;          ///< Qwen2.5-VL uses SwiGLU in the vision blocks
+  bool present() const { return depth > 0 && hidden_size > 0; }
+};
+
+/// Architecture numbers of a decoder-only (or VLM) model. Zero means "not applicable".
+struct ModelArch {
+  std::string name;        ///< display name: the HF id or the user's name
+  std::string model_type;  ///< config.json model_type (text model type for VLMs)
+  std::string dtype = "bfloat16";  ///< torch_dtype of the checkpoint
+
+  int64_t hidden_size = 0;
+  int64_t num_layers = 0;
+  int64_t num_attention_heads = 0;
+  int64_t num_kv_heads = 0;
+  int64_t head_dim = 0;
+  int64_t intermediate_size = 0;   ///< dense MLP width
+  int64_t vocab_size = 0;
+  int64_t max_position_embeddings = 0;
+  bool tied_embeddings = false;
+
+  // Structure traits (catalog/architectures.toml, by model_type).
+  bool gated_mlp = true;        ///< gate+up+down (SwiGLU/GeGLU) vs up+down
+  bool layer_norm_bias = false; ///< LayerNorm (weight+bias) instead of RMSNorm
+  int norms_per_layer = 2;
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool mlp_bias = false;
+  bool lm_head_bias = false;
+  enum class QkNorm { kNone, kPerHead, kFullWidth } qk_norm = QkNorm::kNone;
+  bool attention_sinks = false;  ///< one learned logit per head per layer (gpt-oss)
+
+  // Mixture of experts.
+  int64_t num_experts = 0;
+  int64_t experts_per_token = 0;
+  int64_t expert_intermediate_size = 0;
+  int64_t shared_expert_intermediate_size = 0;  ///< total width of the shared expert(s)
+  bool shared_expert_gate = false;              ///< Qwen2-MoE gates the shared expert (h x 1)
+  bool expert_bias = false;                     ///< gpt-oss experts carry biases
+  bool router_bias = false;
+  std::vector<bool> moe_layer;                  ///< per layer: routed experts instead of dense MLP
+  int64_t dense_intermediate_size = 0;          ///< MLP width of the dense layers of a MoE model
+
+  // Multi-head latent attention (DeepSeek V2/V3).
+  int64_t q_lora_rank = 0;
+  int64_t kv_lora_rank = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t v_head_dim = 0;
+
+  // Attention span per layer: 0 = full attention, else the window (sliding or chunked) in tokens.
+  std::vector<int64_t> attention_window;
+
+  VisionTower vision;
+  Quantization checkpoint_quant;  ///< pre-quantized checkpoint (FP8, MXFP4, AWQ, GPTQ)
+
+  bool is_moe() const { return num_experts > 0; }
+  bool is_mla() const { return kv_lora_rank > 0; }
+  bool IsMoeLayer(int64_t layer) const {
+    return layer >= 0 && static_cast<size_t>(layer) < moe_layer.size() && moe_layer[layer];
+  }
+  int64_t WindowOfLayer(int64_t layer) const {
+    return static_cast<size_t>(layer) < attention_window.size() ? attention_window[layer] : 0;
+  }
+};
+
+}  // namespace gpulint::est

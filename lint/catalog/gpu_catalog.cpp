@@ -1,0 +1,175 @@
+#include "lint/catalog/gpu_catalog.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <toml++/toml.h>
+
+#include "estimator/units.h"
+#include "lint/data/embedded_data.h"
+#include "lint/util/strings.h"
+#include "lint/util/suggest.h"
+
+namespace gpulint {
+namespace {
+
+std::vector<std::string> Strings(const toml::node_view<const toml::node>& node) {
+  std::vector<std::string> out;
+  if (const toml::array* array = node.as_array())
+    for (const toml::node& element : *array)
+      if (auto value = element.value<std::string>()) out.push_back(*value);
+  return out;
+}
+
+bool EntryFromTable(const toml::table& t, const std::string& where, GpuEntry* entry,
+                    std::string* error) {
+  GpuEntry& e = *entry;
+  e.spec.name = t["canonical"].value_or(t["name"].value_or(std::string()));
+  if (e.spec.name.empty()) {
+    *error = fmt::format("[[gpu]] without canonical or name: {}", where);
+    return false;
+  }
+  e.spec.arch = t["arch"].value_or(std::string());
+  e.spec.vendor = t["vendor"].value_or(std::string("nvidia"));
+  e.spec.bf16_support = t["bf16_support"].value_or(true);
+  e.spec.fp8_support = t["fp8_support"].value_or(false);
+  e.spec.mem_bandwidth_gbps = t["mem_bandwidth_gbps"].value_or(0.0);
+  e.spec.bf16_tflops = t["bf16_tflops_dense"].value_or(0.0);
+  e.memory_gb = t["per_device_memory_gb"].value_or(t["memory_gb"].value_or(0.0));
+  e.confidence = t["confidence"].value_or(std::string("high"));
+  e.source = t["source"].value_or(std::string());
+  e.notes = Strings(t["notes"]);
+  if (auto mib = t["smi_total_mib"].value<double>()) {
+    e.spec.total_bytes = est::MibToBytes(*mib);
+  } else if (auto bytes = t["reported_total_bytes"].value<double>()) {
+    e.spec.total_bytes = *bytes;
+  } else if (auto gib = t["memory_gib"].value<double>()) {
+    e.spec.total_bytes = est::GibToBytes(*gib);
+  } else if (e.memory_gb > 0) {
+    // Decimal GB is below the real total, so a verdict made with it is never optimistic.
+    e.spec.total_bytes = e.memory_gb * 1e9;
+    e.memory_from_marketing = true;
+  } else {
+    *error = fmt::format("GPU '{}' has no memory size (smi_total_mib, memory_gib or memory_gb): {}",
+                         e.spec.name, where);
+    return false;
+  }
+  e.aliases.push_back(GpuCatalog::Normalize(e.spec.name));
+  for (const std::string& alias : Strings(t["aliases"]))
+    e.aliases.push_back(GpuCatalog::Normalize(alias));
+  if (auto id = t["id"].value<std::string>()) e.aliases.push_back(GpuCatalog::Normalize(*id));
+  for (const std::string& alias : Strings(t["unsized_alias"]))
+    e.unsized_aliases.push_back(GpuCatalog::Normalize(alias));
+  return true;
+}
+
+bool AddTables(std::string_view text, const std::string& where, std::vector<GpuEntry>* entries,
+               std::string* error) {
+  toml::table table;
+  try {
+    table = toml::parse(text, where);
+  } catch (const toml::parse_error& e) {
+    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
+                         e.source().begin.line, e.source().begin.column);
+    return false;
+  }
+  // The catalog and user files use [[gpu]]; gpulint.toml may use [[gpu_type]] so that its
+  // `gpu = "NAME"` default can sit beside them.
+  for (const char* key : {"gpu", "gpu_type"}) {
+    const toml::array* gpus = table[key].as_array();
+    if (!gpus) continue;
+    for (const toml::node& node : *gpus) {
+      const toml::table* gpu = node.as_table();
+      if (!gpu) continue;
+      GpuEntry entry;
+      if (!EntryFromTable(*gpu, where, &entry, error)) return false;
+      entries->push_back(std::move(entry));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string GpuCatalog::Normalize(std::string_view name) {
+  std::string out;
+  for (char c : name)
+    if (c != ' ' && c != '-' && c != '_') out += static_cast<char>(std::tolower(c));
+  return out;
+}
+
+GpuCatalog::GpuCatalog() {
+  for (const EmbeddedFile& file : EmbeddedFiles()) {
+    if (file.path != "catalog/gpus.toml") continue;
+    std::string error;
+    if (!AddTables(file.content, std::string(file.path), &entries_, &error)) {
+      fmt::print(stderr, "gpulint: error: built-in GPU catalog is broken: {}\n", error);
+      std::abort();
+    }
+  }
+}
+
+bool GpuCatalog::AddFromToml(std::string_view toml_text, const std::string& where,
+                             std::string* error) {
+  std::vector<GpuEntry> user;
+  if (!AddTables(toml_text, where, &user, error)) return false;
+  // User entries go first so that their names win.
+  entries_.insert(entries_.begin(), user.begin(), user.end());
+  return true;
+}
+
+GpuResolution GpuCatalog::Resolve(std::string_view name, std::string_view cluster_default) const {
+  GpuResolution result;
+  std::string key = Normalize(Trim(name));
+  if (key.empty()) {
+    result.message = "empty GPU name";
+    return result;
+  }
+  auto resolved = [&](const GpuEntry& entry) {
+    result.spec = entry.spec;
+    if (entry.memory_from_marketing)
+      result.assumptions.push_back(fmt::format(
+          "{}: no nvidia-smi total in the catalog; the marketed {} GB (decimal) is used",
+          entry.spec.name, entry.memory_gb));
+    return result;
+  };
+  // "GENERIC-80GB": a GPU known only by its size (calibration logs, cloud listings).
+  if (StartsWith(key, "generic") && EndsWith(key, "gb")) {
+    double gib = 0;
+    if (ParseNumber(key.substr(7, key.size() - 9), &gib) && gib > 0) {
+      result.spec = est::GpuSpec{std::string(Trim(name)), est::GibToBytes(gib), "", "nvidia",
+                                 true, false, 0, 0};
+      result.assumptions.push_back(fmt::format(
+          "{}: a GPU known only by its size; {} GiB total, no fp8 support assumed", name, gib));
+      return result;
+    }
+  }
+  for (const GpuEntry& entry : entries_) {
+    if (std::find(entry.unsized_aliases.begin(), entry.unsized_aliases.end(), key) ==
+        entry.unsized_aliases.end())
+      continue;
+    // An unsized name resolves to the cluster's GPU when that is a size of the same chip.
+    if (!cluster_default.empty()) {
+      GpuResolution declared = Resolve(cluster_default);
+      if (declared.spec && StartsWith(Normalize(declared.spec->name), key)) return declared;
+    }
+    resolved(entry);
+    result.assumptions.push_back(fmt::format(
+        "'{}' does not say the memory size: the smaller variant {} is assumed (declare the GPU in "
+        "gpulint.toml or with --gpu)",
+        name, entry.spec.name));
+    return result;
+  }
+  for (const GpuEntry& entry : entries_)
+    if (std::find(entry.aliases.begin(), entry.aliases.end(), key) != entry.aliases.end())
+      return resolved(entry);
+  result.message = fmt::format("unknown GPU '{}'", name);
+  std::vector<std::string> names;
+  for (const GpuEntry& entry : entries_) names.push_back(entry.spec.name);
+  result.suggestions = ClosestNames(name, names, 3);
+  return result;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,38 @@
+// The model catalog: built-in entries (catalog/models/*.toml, compiled in) and the user's own
+// (gpulint.toml [[model]]). Built-in tables are indexed by id up front and parsed only when
+// asked for, so that start-up does not pay for models a script never names.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint/catalog/model_entry.h"
+
+namespace gpulint {
+
+class ModelCatalog {
+ public:
+  /// A catalog holding the built-in models.
+  ModelCatalog();
+  ~ModelCatalog();
+  ModelCatalog(const ModelCatalog&) = delete;
+  ModelCatalog& operator=(const ModelCatalog&) = delete;
+
+  /// Adds a user model; it shadows a built-in entry with the same id.
+  void Add(ModelEntry entry);
+
+  /// The entry whose id equals `id`, ignoring case; nullptr when there is none. Sets `error`
+  /// when the entry exists but does not parse (a broken data file).
+  std::shared_ptr<const ModelEntry> Find(std::string_view id, std::string* error) const;
+
+  /// Every id, built-in and user, in catalog order.
+  std::vector<std::string> Ids() const;
+
+ private:
+  struct Slot;
+  std::vector<std::unique_ptr<Slot>> slots_;
+};
+
+}  // namespace gpulint

@@ -1,0 +1,358 @@
+#include "lint/catalog/model_config.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include "lint/catalog/toml_json.h"
+#include "lint/data/embedded_data.h"
+
+namespace gpulint {
+namespace {
+
+using nlohmann::json;
+
+// Traits per model_type from catalog/architectures.toml, parsed once.
+const json& ArchitectureTraits() {
+  static const json traits = [] {
+    for (const EmbeddedFile& file : EmbeddedFiles())
+      if (file.path == "catalog/architectures.toml") return TomlTextToJson(file.content);
+    return json::object();
+  }();
+  return traits;
+}
+
+// Merges VLM sub-configs into one flat object with the catalog's key names.
+json Flatten(const json& config) {
+  json flat = json::object();
+  for (const auto& [key, value] : config.items())
+    if (key != "text_config" && key != "vision_config") flat[key] = value;
+  if (auto text = config.find("text_config"); text != config.end() && text->is_object()) {
+    for (const auto& [key, value] : text->items()) {
+      if (key == "model_type") {
+        flat["text_model_type"] = value;
+      } else {
+        flat[key] = value;
+      }
+    }
+  }
+  if (auto vision = config.find("vision_config"); vision != config.end() && vision->is_object()) {
+    static const std::map<std::string, std::string> kVisionKeys = {
+        {"depth", "vision_depth"},
+        {"num_hidden_layers", "vision_depth"},
+        {"num_heads", "vision_num_heads"},
+        {"num_attention_heads", "vision_num_heads"},
+        {"hidden_size", "vision_hidden_size"},
+        {"embed_dim", "vision_hidden_size"},
+        {"intermediate_size", "vision_intermediate_size"},
+        {"patch_size", "vision_patch_size"},
+        {"temporal_patch_size", "vision_temporal_patch_size"},
+        {"spatial_merge_size", "vision_spatial_merge_size"},
+        {"out_hidden_size", "vision_out_hidden_size"},
+        {"deepstack_visual_indexes", "vision_deepstack_visual_indexes"},
+        {"image_size", "vision_image_size"},
+        {"model_type", "vision_model_type"},
+    };
+    for (const auto& [key, value] : vision->items())
+      if (auto it = kVisionKeys.find(key); it != kVisionKeys.end() && !flat.contains(it->second))
+        flat[it->second] = value;
+  }
+  // Older key spellings (GPT-2 style, Falcon, Qwen 1) onto the modern names.
+  static const std::pair<const char*, const char*> kAliases[] = {
+      {"n_embd", "hidden_size"},          {"n_layer", "num_hidden_layers"},
+      {"n_head", "num_attention_heads"},  {"n_inner", "intermediate_size"},
+      {"n_positions", "max_position_embeddings"}, {"num_kv_heads", "num_key_value_heads"},
+      {"dtype", "torch_dtype"},           {"num_local_experts", "num_experts"},
+      {"n_routed_experts", "num_experts"}, {"kv_channels", "head_dim"},
+      {"seq_length", "max_position_embeddings"},
+  };
+  for (const auto& [old_key, new_key] : kAliases)
+    if (flat.contains(old_key) && !flat.contains(new_key) && !flat[old_key].is_null())
+      flat[new_key] = flat[old_key];
+  return flat;
+}
+
+int64_t Int(const json& j, const char* key, int64_t fallback = 0) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return fallback;
+  return it->get<int64_t>();
+}
+
+bool Bool(const json& j, const char* key, bool fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+std::string String(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string>& uncertain) {
+  const json& traits = ArchitectureTraits();
+  std::string type = String(flat, "text_model_type");
+  if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
+  if (!traits.contains(type)) {
+    uncertain.push_back(fmt::format(
+        "model_type '{}' is not in catalog/architectures.toml: a Llama-like layout is assumed",
+        type));
+    return;
+  }
+  const json& t = traits[type];
+  arch.gated_mlp = Bool(t, "gated_mlp", true);
+  arch.layer_norm_bias = Bool(t, "layer_norm_bias", false);
+  arch.norms_per_layer = static_cast<int>(Int(t, "norms_per_layer", 2));
+  arch.qkv_bias = Bool(t, "qkv_bias", false) || Bool(flat, "attention_bias", false) ||
+                  Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
+  arch.o_bias = Bool(t, "o_bias", false) || Bool(flat, "attention_bias", false) ||
+                Bool(flat, "bias", false);
+  arch.mlp_bias = Bool(t, "mlp_bias", false) || Bool(flat, "mlp_bias", false);
+  arch.lm_head_bias = Bool(t, "lm_head_bias", false);
+  std::string qk_norm = String(t, "qk_norm");
+  if (qk_norm == "per-head") arch.qk_norm = est::ModelArch::QkNorm::kPerHead;
+  if (qk_norm == "full-width") arch.qk_norm = est::ModelArch::QkNorm::kFullWidth;
+  arch.attention_sinks = Bool(t, "attention_sinks", false);
+  arch.expert_bias = Bool(t, "expert_bias", false);
+  arch.router_bias = Bool(t, "router_bias", false);
+  arch.shared_expert_gate = Bool(t, "shared_expert_gate", false);
+  arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
+  if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
+  if (arch.is_moe()) {
+    if (Bool(t, "shared_expert_from_intermediate_size", false))
+      arch.shared_expert_intermediate_size = arch.intermediate_size;
+    std::string dense_key = String(t, "dense_intermediate_key");
+    if (!dense_key.empty()) arch.dense_intermediate_size = Int(flat, dense_key.c_str());
+  }
+}
+
+void ReadMoe(const json& flat, est::ModelArch& arch) {
+  arch.num_experts = Int(flat, "num_experts");
+  if (arch.num_experts <= 0) return;
+  arch.experts_per_token = Int(flat, "num_experts_per_tok", Int(flat, "num_experts_per_token"));
+  arch.expert_intermediate_size = Int(flat, "moe_intermediate_size", arch.intermediate_size);
+  arch.dense_intermediate_size = arch.intermediate_size;
+  if (int64_t shared = Int(flat, "n_shared_experts"); shared > 0)
+    arch.shared_expert_intermediate_size = shared * arch.expert_intermediate_size;
+  if (int64_t width = Int(flat, "shared_expert_intermediate_size"); width > 0)
+    arch.shared_expert_intermediate_size = width;
+  // Which layers route to experts, as each modeling file decides it.
+  std::vector<int64_t> mlp_only;
+  if (auto it = flat.find("mlp_only_layers"); it != flat.end() && it->is_array())
+    for (const json& layer : *it) mlp_only.push_back(layer.get<int64_t>());
+  arch.moe_layer.assign(static_cast<size_t>(arch.num_layers), true);
+  for (int64_t layer = 0; layer < arch.num_layers; ++layer) {
+    bool moe = true;
+    if (flat.contains("first_k_dense_replace")) {  // DeepSeek
+      int64_t freq = std::max<int64_t>(1, Int(flat, "moe_layer_freq", 1));
+      moe = layer >= Int(flat, "first_k_dense_replace") && layer % freq == 0;
+    } else if (flat.contains("interleave_moe_layer_step")) {  // Llama 4
+      moe = (layer + 1) % std::max<int64_t>(1, Int(flat, "interleave_moe_layer_step", 1)) == 0;
+    } else if (flat.contains("decoder_sparse_step")) {  // Qwen MoE
+      int64_t step = std::max<int64_t>(1, Int(flat, "decoder_sparse_step", 1));
+      moe = std::find(mlp_only.begin(), mlp_only.end(), layer) == mlp_only.end() &&
+            (layer + 1) % step == 0;
+    }
+    arch.moe_layer[static_cast<size_t>(layer)] = moe;
+  }
+}
+
+void ReadAttentionWindows(const json& flat, est::ModelArch& arch) {
+  const json& traits = ArchitectureTraits();
+  std::string type = String(flat, "text_model_type");
+  if (type.empty()) type = String(flat, "model_type");
+  const json traits_of_type = traits.contains(type) ? traits[type] : json::object();
+  int64_t window = Int(flat, "sliding_window");
+  arch.attention_window.assign(static_cast<size_t>(arch.num_layers), 0);
+  if (window <= 0 || !Bool(flat, "use_sliding_window", true)) return;
+  auto types = flat.find("layer_types");
+  for (int64_t layer = 0; layer < arch.num_layers; ++layer) {
+    bool sliding = true;
+    if (types != flat.end() && types->is_array() && static_cast<size_t>(layer) < types->size()) {
+      sliding = (*types)[static_cast<size_t>(layer)] == "sliding_attention";
+    } else if (int64_t pattern = Int(flat, "sliding_window_pattern");
+               pattern > 0 && Bool(traits_of_type, "sliding_every_nth_global", false)) {
+      sliding = (layer + 1) % pattern != 0;
+    } else if (Bool(traits_of_type, "alternating_sliding", false)) {
+      sliding = layer % 2 == 0;
+    }
+    if (sliding) arch.attention_window[static_cast<size_t>(layer)] = window;
+  }
+}
+
+void ReadVision(const json& flat, est::ModelArch& arch) {
+  est::VisionTower& v = arch.vision;
+  v.depth = Int(flat, "vision_depth");
+  v.hidden_size = Int(flat, "vision_hidden_size");
+  v.intermediate_size = Int(flat, "vision_intermediate_size");
+  v.num_heads = Int(flat, "vision_num_heads");
+  v.patch_size = Int(flat, "vision_patch_size");
+  v.temporal_patch_size = Int(flat, "vision_temporal_patch_size", 1);
+  v.spatial_merge_size = Int(flat, "vision_spatial_merge_size", 1);
+  v.out_hidden_size = Int(flat, "vision_out_hidden_size", Int(flat, "vision_projector_dim"));
+  if (auto it = flat.find("vision_deepstack_visual_indexes"); it != flat.end() && it->is_array())
+    v.deepstack_mergers = static_cast<int64_t>(it->size());
+}
+
+// quantization_config of a pre-quantized checkpoint.
+void ReadQuantization(const json& flat, est::ModelArch& arch, std::vector<std::string>& uncertain) {
+  auto it = flat.find("quantization_config");
+  if (it == flat.end() || !it->is_object()) return;
+  const json& q = *it;
+  std::string method = String(q, "quant_method");
+  int64_t bits = Int(q, "bits", 4);
+  est::Quantization& out = arch.checkpoint_quant;
+  out.group_size = static_cast<int>(Int(q, "group_size", 128));
+  if (method == "fp8" || method == "fbgemm_fp8") {
+    out.format = est::WeightFormat::kFp8;
+  } else if (method == "mxfp4") {
+    out.format = est::WeightFormat::kMxfp4;
+  } else if (method == "awq") {
+    out.format = est::WeightFormat::kAwqInt4;
+  } else if (method == "gptq") {
+    out.format = bits <= 4 ? est::WeightFormat::kGptqInt4 : est::WeightFormat::kGptqInt8;
+  } else if (method == "bitsandbytes") {
+    if (Bool(q, "load_in_8bit", false)) {
+      out.format = est::WeightFormat::kInt8;
+    } else {
+      out.format = Bool(q, "bnb_4bit_use_double_quant", false) ? est::WeightFormat::kNf4Double
+                                                               : est::WeightFormat::kNf4;
+    }
+  } else if (method == "compressed-tensors") {
+    // Weights' num_bits and type sit in config_groups.*.weights.
+    const json* weights = nullptr;
+    if (auto groups = q.find("config_groups"); groups != q.end() && groups->is_object())
+      for (const auto& [name, group] : groups->items())
+        if (group.contains("weights") && group["weights"].is_object()) weights = &group["weights"];
+    if (weights && String(*weights, "type") == "float" && Int(*weights, "num_bits") == 8) {
+      out.format = est::WeightFormat::kFp8;
+    } else if (weights && Int(*weights, "num_bits") == 4) {
+      out.format = est::WeightFormat::kGptqInt4;
+      out.group_size = static_cast<int>(Int(*weights, "group_size", 128));
+    } else if (weights && Int(*weights, "num_bits") == 8) {
+      out.format = est::WeightFormat::kGptqInt8;
+      out.group_size = static_cast<int>(Int(*weights, "group_size", 0));
+    }
+  }
+  if (out.format == est::WeightFormat::kDefault) {
+    uncertain.push_back(fmt::format(
+        "quantization_config method '{}' is not modeled: weights priced at the model dtype",
+        method));
+    return;
+  }
+  std::string excluded;
+  for (const char* key : {"modules_to_not_convert", "ignore", "ignored_layers"})
+    if (auto list = q.find(key); list != q.end() && list->is_array())
+      for (const json& name : *list)
+        if (name.is_string()) excluded += name.get<std::string>() + " ";
+  out.exclusions.attention = excluded.find("self_attn") != std::string::npos;
+}
+
+bool FromJson(const json& config, const std::string& where, ModelEntry* entry,
+              std::string* error) {
+  json flat = Flatten(config);
+  for (const char* required :
+       {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"}) {
+    if (Int(flat, required) <= 0) {
+      *error = fmt::format("model description has no positive '{}': {}", required, where);
+      return false;
+    }
+  }
+  ModelEntry& e = *entry;
+  est::ModelArch& a = e.arch;
+  e.hf_id = String(flat, "hf_id");
+  if (e.hf_id.empty()) e.hf_id = String(flat, "name");
+  if (e.hf_id.empty()) e.hf_id = String(flat, "_name_or_path");
+  a.name = e.hf_id;
+  a.model_type = String(flat, "text_model_type");
+  if (a.model_type.empty()) a.model_type = String(flat, "model_type");
+  if (std::string dtype = String(flat, "torch_dtype"); !dtype.empty()) a.dtype = dtype;
+  a.hidden_size = Int(flat, "hidden_size");
+  a.num_layers = Int(flat, "num_hidden_layers");
+  a.num_attention_heads = Int(flat, "num_attention_heads");
+  a.num_kv_heads = Int(flat, "num_key_value_heads");
+  if (Bool(flat, "multi_query", false)) a.num_kv_heads = 1;  // Falcon-7B
+  if (a.num_kv_heads <= 0) {
+    a.num_kv_heads = a.num_attention_heads;
+    e.uncertain_fields.push_back("num_key_value_heads absent: multi-head attention assumed");
+  }
+  a.head_dim = Int(flat, "head_dim", a.hidden_size / a.num_attention_heads);
+  a.intermediate_size = Int(flat, "intermediate_size");
+  if (a.intermediate_size <= 0) {
+    a.intermediate_size = 4 * a.hidden_size;
+    e.uncertain_fields.push_back("intermediate_size absent: 4 x hidden_size assumed");
+  }
+  a.vocab_size = Int(flat, "vocab_size");
+  a.max_position_embeddings = Int(flat, "max_position_embeddings");
+  if (flat.contains("tie_word_embeddings")) {
+    a.tied_embeddings = Bool(flat, "tie_word_embeddings", false);
+  } else {
+    e.uncertain_fields.push_back("tie_word_embeddings absent: a separate lm_head is assumed");
+  }
+  a.q_lora_rank = Int(flat, "q_lora_rank");
+  a.kv_lora_rank = Int(flat, "kv_lora_rank");
+  a.qk_nope_head_dim = Int(flat, "qk_nope_head_dim");
+  a.qk_rope_head_dim = Int(flat, "qk_rope_head_dim");
+  a.v_head_dim = Int(flat, "v_head_dim");
+  ReadMoe(flat, a);
+  ApplyTraits(flat, a, e.uncertain_fields);
+  ReadAttentionWindows(flat, a);
+  ReadVision(flat, a);
+  ReadQuantization(flat, a, e.uncertain_fields);
+
+  if (std::string confidence = String(flat, "confidence"); !confidence.empty())
+    e.confidence = confidence;
+  if (auto list = flat.find("uncertain_fields"); list != flat.end() && list->is_array())
+    for (const json& field : *list)
+      if (field.is_string()) e.uncertain_fields.push_back(field.get<std::string>());
+  if (auto total = flat.find("params_total"); total != flat.end() && total->is_number())
+    e.params_total = total->get<double>();
+  if (auto active = flat.find("params_active"); active != flat.end() && active->is_number())
+    e.params_active = active->get<double>();
+  e.params_active_counts_embedding = Bool(flat, "params_active_counts_embedding", true);
+  e.source = String(flat, "source");
+  return true;
+}
+
+}  // namespace
+
+bool ParseModelConfigJson(std::string_view json_text, const std::string& where, ModelEntry* entry,
+                          std::string* error) {
+  json config = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded() || !config.is_object()) {
+    *error = fmt::format("config.json is not a JSON object: {}", where);
+    return false;
+  }
+  return FromJson(config, where, entry, error);
+}
+
+bool ParseModelTables(std::string_view toml_text, const std::string& where,
+                      std::vector<ModelEntry>* entries, std::string* error) {
+  toml::table parsed;
+  try {
+    parsed = toml::parse(toml_text, where);
+  } catch (const toml::parse_error& e) {
+    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
+                         e.source().begin.line, e.source().begin.column);
+    return false;
+  }
+  const toml::array* models = parsed["model"].as_array();
+  if (!models) return true;
+  for (const toml::node& node : *models) {
+    const toml::table* table = node.as_table();
+    if (!table) continue;
+    ModelEntry entry;
+    std::string table_where = fmt::format("{}:{}", where, table->source().begin.line);
+    if (!FromJson(TomlTableToJson(*table), table_where, &entry, error)) return false;
+    if (entry.hf_id.empty()) {
+      *error = fmt::format("[[model]] without hf_id or name: {}", table_where);
+      return false;
+    }
+    entries->push_back(std::move(entry));
+  }
+  return true;
+}
+
+}  // namespace gpulint

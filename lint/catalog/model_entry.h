@@ -1,0 +1,25 @@
+// One model as the catalog (or a config.json) describes it: the architecture the estimator uses,
+// plus what is known about where the numbers came from and how sure they are.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimator/model_arch.h"
+
+namespace gpulint {
+
+struct ModelEntry {
+  std::string hf_id;                         ///< "Qwen/Qwen3-8B"
+  est::ModelArch arch;
+  std::string confidence = "high";           ///< high | medium | low (reference catalog)
+  std::vector<std::string> uncertain_fields; ///< values not read from the model's config.json
+  std::optional<double> params_total;        ///< official figure from the model card
+  std::optional<double> params_active;
+  bool params_active_counts_embedding = true;  ///< how the card's active figure is defined
+  std::string source;                        ///< where the values were read
+  std::string origin;                        ///< "catalog", "config.json: PATH", "gpulint.toml: PATH"
+};
+
+}  // namespace gpulint

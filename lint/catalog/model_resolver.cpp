@@ -1,0 +1,260 @@
+#include "lint/catalog/model_resolver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "lint/catalog/model_config.h"
+#include "lint/catalog/resolution_rules.h"
+#include "lint/util/strings.h"
+#include "lint/util/suggest.h"
+
+namespace gpulint {
+namespace fs = std::filesystem;
+namespace {
+
+bool IsDate(const std::string& word) {
+  return word.size() == 4 && std::all_of(word.begin(), word.end(), ::isdigit);
+}
+
+bool HasDigit(const std::string& word) {
+  return std::any_of(word.begin(), word.end(), ::isdigit);
+}
+
+std::string LastComponent(std::string_view reference) {
+  while (!reference.empty() && reference.back() == '/') reference.remove_suffix(1);
+  size_t slash = reference.rfind('/');
+  return std::string(slash == std::string_view::npos ? reference : reference.substr(slash + 1));
+}
+
+bool LooksLikePath(std::string_view reference) {
+  return StartsWith(reference, "/") || StartsWith(reference, "./") ||
+         StartsWith(reference, "../") || StartsWith(reference, "~") ||
+         std::count(reference.begin(), reference.end(), '/') > 1;
+}
+
+bool ReadConfigDir(const fs::path& dir, const std::string& origin, ModelResolution* result) {
+  fs::path config = dir / "config.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(config, ec)) return false;
+  std::ifstream in(config, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto entry = std::make_shared<ModelEntry>();
+  std::string error;
+  if (!in || !ParseModelConfigJson(text.str(), config.string(), entry.get(), &error)) {
+    result->status = ResolveStatus::kInvalid;
+    result->message = in ? error : "cannot read " + config.string();
+    return true;
+  }
+  if (entry->hf_id.empty()) entry->hf_id = LastComponent(dir.string());
+  entry->arch.name = entry->hf_id;
+  entry->origin = origin + ": " + config.string();
+  result->status = ResolveStatus::kResolved;
+  result->entry = std::move(entry);
+  return true;
+}
+
+// True when `needle` appears in `haystack` as a run of whole words.
+bool ContainsWords(const std::vector<std::string>& haystack,
+                   const std::vector<std::string>& needle) {
+  if (needle.empty() || needle.size() > haystack.size()) return false;
+  return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) !=
+         haystack.end();
+}
+
+}  // namespace
+
+std::vector<std::string> HfCacheDirsFromEnvironment() {
+  std::vector<std::string> dirs;
+  if (const char* hub = std::getenv("HF_HUB_CACHE"); hub && *hub) dirs.push_back(hub);
+  if (const char* home = std::getenv("HF_HOME"); home && *home)
+    dirs.push_back(std::string(home) + "/hub");
+  if (const char* user_home = std::getenv("HOME"); user_home && *user_home)
+    dirs.push_back(std::string(user_home) + "/.cache/huggingface/hub");
+  return dirs;
+}
+
+std::string ModelResolver::NameKey(std::string_view reference, est::Quantization* quant,
+                                   std::string* unsupported_reason) {
+  const ResolutionRules& rules = GetResolutionRules();
+  std::vector<std::string> words = SplitAny(ToLower(LastComponent(reference)), "-_ ");
+  // A quantization suffix is matched at the end, longest first (rules are sorted that way).
+  for (const QuantSuffix& suffix : rules.quant_suffixes) {
+    if (suffix.words.size() > words.size()) continue;
+    if (!std::equal(suffix.words.begin(), suffix.words.end(),
+                    words.end() - static_cast<long>(suffix.words.size())))
+      continue;
+    words.resize(words.size() - suffix.words.size());
+    if (suffix.format == "unsupported") {
+      if (unsupported_reason) *unsupported_reason = suffix.reason;
+    } else if (quant) {
+      ParseWeightFormat(suffix.format, quant);
+    }
+    break;
+  }
+  std::vector<std::string> kept;
+  for (const std::string& word : words) {
+    bool variant = std::find(rules.variant_words.begin(), rules.variant_words.end(), word) !=
+                   rules.variant_words.end();
+    if (!variant && !IsDate(word)) kept.push_back(word);
+  }
+  if (!kept.empty() && std::find(rules.strip_prefixes.begin(), rules.strip_prefixes.end(),
+                                 kept.front()) != rules.strip_prefixes.end())
+    kept.erase(kept.begin());
+  return Join(kept, "-");
+}
+
+ModelResolver::ModelResolver(const ModelCatalog& catalog) : catalog_(catalog) {
+  for (const std::string& id : catalog.Ids()) keys_.push_back({NameKey(id, nullptr, nullptr), id});
+}
+
+ModelResolution ModelResolver::Resolve(std::string_view reference,
+                                       const ResolveContext& context) const {
+  ModelResolution result;
+  std::string ref(Trim(reference));
+  if (ref.empty()) {
+    result.message = "empty model reference";
+    return result;
+  }
+  std::string error;
+  auto found = [&](const std::string& id) {
+    result.entry = catalog_.Find(id, &error);
+    if (!result.entry) {
+      result.status = ResolveStatus::kInvalid;
+      result.message = error;
+      return;
+    }
+    result.status = ResolveStatus::kResolved;
+  };
+
+  // 1. A folder with a config.json wins over the catalog.
+  if (context.use_filesystem) {
+    fs::path path = ref;
+    if (StartsWith(ref, "~/"))
+      if (const char* home = std::getenv("HOME")) path = fs::path(home) / ref.substr(2);
+    if (path.is_relative() && !context.base_dir.empty()) path = fs::path(context.base_dir) / path;
+    std::error_code ec;
+    if (fs::is_directory(path, ec) && ReadConfigDir(path, "config.json", &result)) return result;
+    // 2. A model already in the Hugging Face cache.
+    if (!LooksLikePath(ref) && std::count(ref.begin(), ref.end(), '/') == 1) {
+      std::string folder = "models--" + ref.substr(0, ref.find('/')) + "--" +
+                           ref.substr(ref.find('/') + 1);
+      for (const std::string& root : context.hf_cache_dirs) {
+        fs::path snapshots = fs::path(root) / folder / "snapshots";
+        if (!fs::is_directory(snapshots, ec)) continue;
+        for (const auto& snapshot : fs::directory_iterator(snapshots, ec))
+          if (ReadConfigDir(snapshot.path(), "Hugging Face cache", &result)) return result;
+      }
+    }
+  }
+
+  // 3. The exact id.
+  if (!LooksLikePath(ref) && catalog_.Find(ref, &error)) {
+    found(ref);
+    return result;
+  }
+
+  // 4. The same name under another organization or path, or a variant / quantized upload.
+  std::string unsupported;
+  std::string key = NameKey(ref, &result.quant_from_name, &unsupported);
+  if (!unsupported.empty()) {
+    result.status = ResolveStatus::kUnsupported;
+    result.message = fmt::format("'{}': {}", ref, unsupported);
+    return result;
+  }
+  std::string last = LastComponent(ref);
+  const Keyed* best = nullptr;
+  for (const Keyed& keyed : keys_) {
+    if (keyed.key != key) continue;
+    // Prefer the entry whose name is exactly the reference's last component.
+    if (!best || ToLower(LastComponent(keyed.id)) == ToLower(last)) best = &keyed;
+  }
+  if (best) {
+    found(best->id);
+    if (result.status == ResolveStatus::kResolved && ToLower(best->id) != ToLower(ref))
+      result.assumptions.push_back(
+          fmt::format("'{}' read as the architecture of {}", ref, best->id));
+    return result;
+  }
+
+  // 5. A fine-tuned checkpoint whose folder name contains a known base name.
+  std::vector<std::string> words = SplitAny(key, "-");
+  const Keyed* base = nullptr;
+  size_t base_words = 0;
+  for (const Keyed& keyed : keys_) {
+    std::vector<std::string> key_words = SplitAny(keyed.key, "-");
+    if (key_words.size() < 2 || key_words.size() <= base_words) continue;
+    if (!std::any_of(key_words.begin(), key_words.end(), HasDigit)) continue;
+    if (ContainsWords(words, key_words)) {
+      base = &keyed;
+      base_words = key_words.size();
+    }
+  }
+  if (base) {
+    found(base->id);
+    if (result.status == ResolveStatus::kResolved)
+      result.assumptions.push_back(fmt::format(
+          "'{}' is not in the catalog and has no config.json; its name contains {} and is "
+          "read as a fine-tune of it",
+          ref, base->id));
+    return result;
+  }
+
+  // 6. Unknown: say so, with the closest names.
+  result.status = ResolveStatus::kUnknown;
+  result.message = fmt::format("unknown model '{}'", ref);
+  std::vector<std::string> ids = catalog_.Ids();
+  result.suggestions = ClosestNames(ref, ids, 3);
+  if (result.suggestions.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& id : ids) names.push_back(LastComponent(id));
+    for (const std::string& name : ClosestNames(last, names, 3))
+      for (const std::string& id : ids)
+        if (LastComponent(id) == name) result.suggestions.push_back(id);
+  }
+  return result;
+}
+
+bool ParseWeightFormat(std::string_view name, est::Quantization* quant) {
+  static const std::pair<const char*, est::WeightFormat> kFormats[] = {
+      {"none", est::WeightFormat::kDefault},      {"int8", est::WeightFormat::kInt8},
+      {"nf4", est::WeightFormat::kNf4},           {"fp4", est::WeightFormat::kNf4},
+      {"nf4-dq", est::WeightFormat::kNf4Double},  {"gptq-int4", est::WeightFormat::kGptqInt4},
+      {"gptq", est::WeightFormat::kGptqInt4},     {"gptq-int8", est::WeightFormat::kGptqInt8},
+      {"int8-w8a8", est::WeightFormat::kGptqInt8}, {"awq", est::WeightFormat::kAwqInt4},
+      {"awq-int4", est::WeightFormat::kAwqInt4},  {"fp8", est::WeightFormat::kFp8},
+      {"mxfp4", est::WeightFormat::kMxfp4},       {"nvfp4", est::WeightFormat::kNvfp4},
+  };
+  std::string lowered = ToLower(name);
+  for (const auto& [format_name, format] : kFormats) {
+    if (lowered != format_name) continue;
+    quant->format = format;
+    quant->group_size = lowered == "int8-w8a8" ? 0 : 128;
+    return true;
+  }
+  return false;
+}
+
+std::string WeightFormatName(est::WeightFormat format) {
+  switch (format) {
+    case est::WeightFormat::kDefault: return "none";
+    case est::WeightFormat::kInt8: return "int8";
+    case est::WeightFormat::kNf4: return "nf4";
+    case est::WeightFormat::kNf4Double: return "nf4-dq";
+    case est::WeightFormat::kGptqInt4: return "gptq-int4";
+    case est::WeightFormat::kGptqInt8: return "gptq-int8";
+    case est::WeightFormat::kAwqInt4: return "awq-int4";
+    case est::WeightFormat::kFp8: return "fp8";
+    case est::WeightFormat::kMxfp4: return "mxfp4";
+    case est::WeightFormat::kNvfp4: return "nvfp4";
+  }
+  return "none";
+}
+
+}  // namespace gpulint

@@ -1,0 +1,23 @@
+// The name-matching rules of catalog/resolution.toml, parsed once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpulint {
+
+struct QuantSuffix {
+  std::vector<std::string> words;  ///< lower case, e.g. {"gptq", "int4"}
+  std::string format;              ///< a ParseWeightFormat name, or "unsupported"
+  std::string reason;              ///< why an unsupported format is not modeled
+};
+
+struct ResolutionRules {
+  std::vector<std::string> variant_words;
+  std::vector<std::string> strip_prefixes;
+  std::vector<QuantSuffix> quant_suffixes;  ///< longest first
+};
+
+const ResolutionRules& GetResolutionRules();
+
+}  // namespace gpulint

@@ -1,0 +1,151 @@
+#include "lint/config/project_config.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "lint/catalog/model_config.h"
+
+namespace gpulint {
+namespace fs = std::filesystem;
+namespace {
+
+std::string Where(const std::string& path, const toml::node& node) {
+  return fmt::format("{}:{}:{}", path, node.source().begin.line, node.source().begin.column);
+}
+
+bool ReadStrings(const toml::table& table, const char* key, const std::string& path,
+                 std::vector<std::string>* out, std::string* error) {
+  const toml::node* node = table.get(key);
+  if (!node) return true;
+  const toml::array* array = node->as_array();
+  if (!array) {
+    if (auto single = node->value<std::string>()) {
+      out->push_back(*single);
+      return true;
+    }
+    *error = fmt::format("'{}' must be a list of strings: {}", key, Where(path, *node));
+    return false;
+  }
+  for (const toml::node& element : *array) {
+    auto value = element.value<std::string>();
+    if (!value) {
+      *error = fmt::format("'{}' must be a list of strings: {}", key, Where(path, element));
+      return false;
+    }
+    out->push_back(*value);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string FindProjectConfig(const std::string& start_dir) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec);
+  while (true) {
+    for (const char* name : {"gpulint.toml", ".gpulint.toml"}) {
+      fs::path candidate = dir / name;
+      if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    }
+    fs::path pyproject = dir / "pyproject.toml";
+    if (fs::is_regular_file(pyproject, ec)) {
+      std::ifstream in(pyproject);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (text.str().find("[tool.gpulint]") != std::string::npos) return pyproject.string();
+    }
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return "";
+    dir = dir.parent_path();
+  }
+}
+
+bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = fmt::format("cannot read configuration: {}", path);
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  config->path = path;
+  config->text = buffer.str();
+  toml::table document;
+  try {
+    document = toml::parse(config->text, path);
+  } catch (const toml::parse_error& e) {
+    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), path,
+                         e.source().begin.line, e.source().begin.column);
+    return false;
+  }
+  const toml::table* table = &document;
+  if (fs::path(path).filename() == "pyproject.toml") {
+    table = document["tool"]["gpulint"].as_table();
+    if (!table) return true;
+  }
+  const fs::path folder = fs::path(path).parent_path();
+  for (const auto& [key_name, node] : *table) {
+    std::string key(key_name.str());
+    if ((key == "gpu" && node.is_array_of_tables()) || key == "gpu_type") {
+      // User GPUs: read by GpuCatalog::AddFromToml from `text`.
+    } else if (key == "gpu") {
+      auto value = node.value<std::string>();
+      if (!value) {
+        *error = fmt::format("'gpu' must be a string such as \"H100-80GB\": {}", Where(path, node));
+        return false;
+      }
+      config->gpu = *value;
+    } else if (key == "headroom") {
+      auto value = node.value<double>();
+      if (!value || *value < 0 || *value >= 0.9) {
+        *error = fmt::format("'headroom' must be a number in [0, 0.9): {}", Where(path, node));
+        return false;
+      }
+      config->headroom = *value;
+    } else if (key == "select" || key == "ignore" || key == "exclude" || key == "rules" ||
+               key == "frameworks") {
+      std::vector<std::string>* out = key == "select"    ? &config->select
+                                      : key == "ignore"  ? &config->ignore
+                                      : key == "exclude" ? &config->exclude
+                                      : key == "rules"   ? &config->rule_packs
+                                                         : &config->framework_maps;
+      if (!ReadStrings(*table, key.c_str(), path, out, error)) return false;
+      if (key == "rules" || key == "frameworks")
+        for (std::string& file : *out) file = (folder / file).lexically_normal().string();
+    } else if (key == "severity" || key == "env") {
+      const toml::table* values = node.as_table();
+      if (!values) {
+        *error = fmt::format("'{}' must be a table: {}", key, Where(path, node));
+        return false;
+      }
+      for (const auto& [name, value] : *values) {
+        auto text = value.value<std::string>();
+        if (!text) {
+          if (auto number = value.value<double>()) text = fmt::format("{}", *number);
+        }
+        if (!text) {
+          *error = fmt::format("'{}.{}' must be a string: {}", key, name.str(), Where(path, value));
+          return false;
+        }
+        (key == "severity" ? config->severity : config->env)[std::string(name.str())] = *text;
+      }
+    } else if (key == "model") {
+      // Parsed below from the whole text, with the catalog's reader.
+    } else if (key == "gpus") {
+      config->warnings.push_back(fmt::format(
+          "'gpus' has no effect; declare GPUs as [[gpu_type]] tables: {}", Where(path, node)));
+    } else {
+      config->warnings.push_back(fmt::format("unknown key '{}' has no effect: {}", key,
+                                             Where(path, node)));
+    }
+  }
+  if (table->get("model") && !ParseModelTables(config->text, path, &config->models, error))
+    return false;
+  for (ModelEntry& model : config->models) model.origin = "gpulint.toml: " + path;
+  return true;
+}
+
+}  // namespace gpulint

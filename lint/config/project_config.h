@@ -1,0 +1,38 @@
+// gpulint.toml: a team's configuration, found upward from each linted file (or named with
+// --config). Holds the default GPU, headroom, rule selection, extra rule packs and flag maps,
+// and the team's own models and GPUs.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/catalog/model_entry.h"
+
+namespace gpulint {
+
+struct ProjectConfig {
+  std::string path;                          ///< the file read; empty when there is none
+  std::string text;                          ///< its content ([[gpu]] tables are read from it)
+  std::optional<std::string> gpu;            ///< the cluster's GPU
+  std::optional<double> headroom;            ///< fraction of usable memory kept free
+  std::vector<std::string> select, ignore;   ///< rule ids or prefixes
+  std::vector<std::string> exclude;          ///< glob patterns of files not to lint
+  std::vector<std::string> rule_packs;       ///< extra rules files, absolute paths
+  std::vector<std::string> framework_maps;   ///< extra flag maps, absolute paths
+  std::map<std::string, std::string> severity;  ///< rule id -> error|warning|info
+  std::map<std::string, std::string> env;    ///< [env]: values of environment variables
+  std::vector<ModelEntry> models;            ///< [[model]]
+  std::vector<std::string> warnings;         ///< keys that have no effect (unknown keys)
+};
+
+/// The closest gpulint.toml, .gpulint.toml or pyproject.toml with [tool.gpulint] at or above
+/// `start_dir`; empty when there is none.
+std::string FindProjectConfig(const std::string& start_dir);
+
+/// Reads a configuration file. Paths inside it are relative to its folder. On error (unreadable,
+/// invalid TOML, a value of the wrong type) returns false with `error` as "what: file:line:col".
+bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::string* error);
+
+}  // namespace gpulint

@@ -1,0 +1,111 @@
+// Parameter counting on tiny architectures whose counts are worked out by hand below.
+#include "estimator/param_count.h"
+
+#include <catch2/catch.hpp>
+
+using gpulint::est::CountParams;
+using gpulint::est::ModelArch;
+
+namespace {
+
+// h=4, 2 layers, 2 heads of dim 2, 1 KV head, gated MLP of width 8, vocab 10, untied.
+ModelArch TinyDense() {
+  ModelArch m;
+  m.hidden_size = 4;
+  m.num_layers = 2;
+  m.num_attention_heads = 2;
+  m.num_kv_heads = 1;
+  m.head_dim = 2;
+  m.intermediate_size = 8;
+  m.vocab_size = 10;
+  m.tied_embeddings = false;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("dense GQA model: embeddings, attention, gated MLP, norms", "[estimator][params]") {
+  auto p = CountParams(TinyDense());
+  CHECK(p.embedding == 40);           // 10 x 4
+  CHECK(p.lm_head == 40);             // untied
+  CHECK(p.attention_linear == 2 * 48);  // q 4x4 + k 4x2 + v 4x2 + o 4x4 = 48 per layer
+  CHECK(p.dense_mlp_linear == 2 * 96);  // 3 x 4 x 8 per layer
+  CHECK(p.norms == 2 * 8 + 4);          // two RMSNorms per layer + final
+  CHECK(p.Total() == 388);
+}
+
+TEST_CASE("tied embeddings drop the lm_head; biases and qk-norms add their widths",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.tied_embeddings = true;
+  m.qkv_bias = true;                                  // q 4 + k 2 + v 2 = 8 per layer
+  m.qk_norm = ModelArch::QkNorm::kPerHead;            // 2 x head_dim = 4 per layer
+  auto p = CountParams(m);
+  CHECK(p.lm_head == 0);
+  CHECK(p.attention_other == 2 * (8 + 4));
+  CHECK(p.Total() == 388 - 40 + 24);
+}
+
+TEST_CASE("plain (non-gated) MLP with LayerNorm biases", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.gated_mlp = false;
+  m.layer_norm_bias = true;
+  auto p = CountParams(m);
+  CHECK(p.dense_mlp_linear == 2 * 64);  // 2 x 4 x 8 per layer
+  CHECK(p.norms == 2 * 2 * 8 + 8);      // LayerNorm = 2h
+}
+
+TEST_CASE("MoE counts every expert in the total and top-k in the active count",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.num_experts = 4;
+  m.experts_per_token = 2;
+  m.expert_intermediate_size = 3;
+  m.moe_layer = {true, true};
+  auto p = CountParams(m);
+  CHECK(p.expert_linear == 2 * 4 * 36);  // 4 experts x (3 x 4 x 3) per layer
+  CHECK(p.router == 2 * 16);             // 4 x 4 gate per layer
+  CHECK(p.dense_mlp_linear == 0);
+  CHECK(p.Total() == 516);               // 40 + 40 + 2 x (48 + 8 + 144 + 16) + 4
+  CHECK(p.TextActive(m) == 516 - 2 * 72);  // half of the experts' weights per layer
+  CHECK(p.TextActive(m, /*count_embedding=*/false) == 516 - 2 * 72 - 40);
+}
+
+TEST_CASE("MoE with leading dense layers and a shared expert", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.num_experts = 4;
+  m.experts_per_token = 1;
+  m.expert_intermediate_size = 3;
+  m.shared_expert_intermediate_size = 3;
+  m.moe_layer = {false, true};
+  auto p = CountParams(m);
+  CHECK(p.dense_mlp_linear == 96);         // layer 0 only
+  CHECK(p.expert_linear == 4 * 36);        // layer 1 only
+  CHECK(p.shared_expert_linear == 36);     // one 3-wide shared expert
+}
+
+TEST_CASE("MLA projections through the low-rank latent", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.hidden_size = 8;
+  m.num_layers = 1;
+  m.num_attention_heads = 2;
+  m.q_lora_rank = 4;
+  m.kv_lora_rank = 2;
+  m.qk_nope_head_dim = 3;
+  m.qk_rope_head_dim = 1;
+  m.v_head_dim = 2;
+  auto p = CountParams(m);
+  // q: 8x4 down + 4 x 2 heads x (3+1) up = 64; kv down 8 x (2+1) = 24; kv up 2 x 2 x (3+2) = 20;
+  // o: 2 heads x 2 x 8 = 32.
+  CHECK(p.attention_linear == 140);
+  CHECK(p.attention_other == 6);  // kv_a_layernorm 2 + q_a_layernorm 4
+}
+
+TEST_CASE("quantizable linear weights leave out excluded groups", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  auto p = CountParams(m);
+  gpulint::est::QuantExclusions none, attention;
+  attention.attention = true;
+  CHECK(p.QuantizableLinear(none) == 96 + 192);
+  CHECK(p.QuantizableLinear(attention) == 192);
+}
