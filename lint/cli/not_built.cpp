@@ -29,10 +29,6 @@ int RunFixCommand(const Args& args) {
   auto parsed = ParseFixOptions(args);
   return parsed.options ? NotBuiltYet("fix", "issue 7: tuner") : parsed.exit_code;
 }
-int RunParseCommand(const Args& args) {
-  auto parsed = ParseParseOptions(args);
-  return parsed.options ? NotBuiltYet("parse", "issue 4: script reader") : parsed.exit_code;
-}
 int RunExplainCommand(const Args& args) {
   auto parsed = ParseExplainOptions(args);
   return parsed.options ? NotBuiltYet("explain", "issue 6: rule engine") : parsed.exit_code;

@@ -1,0 +1,70 @@
+// What the reader makes of a script: the workloads it starts (each with its settings and the
+// GPUs it occupies), the cluster it asks for, and what could not be known.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/core/setting.h"
+#include "lint/core/source_span.h"
+
+namespace gpulint {
+
+/// Something the reader could not read or had to skip, reported to the user (never fatal).
+struct ReaderNote {
+  enum class Level { kInfo, kWarning } level = Level::kWarning;
+  std::string message;
+  SourceSpan span;
+};
+
+/// A value the script depends on that gpulint cannot know (an environment variable without a
+/// default, a script argument, a command substitution, a branch that differs).
+struct Unresolved {
+  std::string name;    ///< setting or variable name
+  std::string reason;
+  SourceSpan span;
+};
+
+struct Workload {
+  std::string role;        ///< train, serve, rollout, teacher, reference, reward, critic, eval
+  std::string framework;   ///< the flag map that read it ("vllm", "slime", "generic", ...)
+  SourceSpan command_span; ///< the first word of the command that starts it
+  std::map<std::string, Setting> settings;  ///< by canonical name, including "model"
+  int gpus = 0;                     ///< GPUs it occupies (0: unknown)
+  std::vector<int> devices;         ///< device ids on its node, when known
+  int process = 0;                  ///< index of the command (process) that starts it
+  std::vector<int> concurrent_processes;  ///< other processes running at the same time
+  bool background = false;          ///< started with '&'
+  std::string branch;               ///< "if@12:then" when inside a branch not decided
+  bool shares_process_gpus = false; ///< a further model in the same process (evaluator, ref)
+  bool devices_assumed = false;     ///< device ids were not declared (no CUDA_VISIBLE_DEVICES)
+  std::vector<std::string> assumptions;  ///< defaults filled in, devices assumed, ...
+
+  const Setting* Find(const std::string& name) const;
+  /// The number value of a setting, or nullopt when absent or not a number.
+  std::optional<double> Number(const std::string& name) const;
+  std::optional<bool> Bool(const std::string& name) const;
+  std::optional<std::string> String(const std::string& name) const;
+};
+
+struct Cluster {
+  std::optional<Setting> gpu;            ///< GPU type as declared (SBATCH, directive, config)
+  std::optional<Setting> gpus_per_node;
+  std::optional<Setting> nodes;
+  std::optional<Setting> gpus_total;     ///< #SBATCH --gpus N (all nodes)
+  std::map<std::string, Setting> other;  ///< mem, cpus_per_task, partition, ...
+};
+
+struct RunConfig {
+  std::string path;
+  Cluster cluster;
+  std::vector<Workload> workloads;
+  std::vector<Unresolved> unresolved;
+  std::vector<ReaderNote> notes;
+  std::map<std::string, std::string> directives;  ///< "# gpulint: key=value" lines
+  std::vector<std::string> files_read;            ///< sourced scripts, configs, Python files
+};
+
+}  // namespace gpulint

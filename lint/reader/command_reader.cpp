@@ -1,0 +1,708 @@
+#include "lint/reader/command_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "lint/core/setting_types.h"
+#include "lint/reader/config_file.h"
+#include "lint/reader/python_binding.h"
+#include "lint/reader/setting_builder.h"
+#include "lint/util/strings.h"
+
+namespace gpulint {
+namespace fs = std::filesystem;
+namespace {
+
+std::string Basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool IsPythonExecutable(const std::string& word) {
+  std::string base = Basename(word);
+  if (!StartsWith(base, "python")) return false;
+  std::string rest = base.substr(6);
+  return rest.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+bool LooksLikeFlag(const std::string& word) {
+  if (word.size() < 2 || word[0] != '-') return false;
+  double number = 0;
+  return !ParseNumber(word, &number);  // -1 is a value, not a flag
+}
+
+bool LooksLikeProgram(const std::string& word) {
+  std::string base = Basename(word);
+  return EndsWith(word, ".py") || EndsWith(word, ".sh") || IsPythonExecutable(word) ||
+         base == "vllm" || base == "trl" || base == "llamafactory-cli" || base == "accelerate" ||
+         base == "torchrun" || base == "deepspeed" || base == "bash";
+}
+
+// "0,1,2" -> {0,1,2}; false when a part is not a number.
+bool ParseDeviceList(const std::string& text, std::vector<int>* devices) {
+  devices->clear();
+  for (const std::string& part : SplitAny(text, ", ")) {
+    double number = 0;
+    if (!ParseNumber(part, &number) || number < 0) return false;
+    devices->push_back(static_cast<int>(number));
+  }
+  return true;
+}
+
+bool MatchesWords(const std::vector<std::string>& pattern, const std::vector<Text>& words,
+                  size_t at) {
+  if (pattern.empty() || words.size() < at + pattern.size()) return false;
+  if (Basename(words[at].Str()) != pattern[0]) return false;
+  for (size_t i = 1; i < pattern.size(); ++i)
+    if (words[at + i].Str() != pattern[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+class CommandReader::Impl {
+ public:
+  Impl(CommandReader& reader, const CommandRecord& record) : r_(reader), record_(record) {}
+
+  ProgramRead Run() {
+    words_ = record_.argv;
+    ReadVisibleDevices();
+    size_t at = 0;
+    // Wrappers and launchers, outermost first, until the program itself.
+    for (int guard = 0; guard < 16 && at < words_.size(); ++guard) {
+      size_t next = at;
+      if (StripWrapper(at, &next) || StripLauncher(at, &next)) {
+        at = next;
+        continue;
+      }
+      break;
+    }
+    if (at >= words_.size()) return std::move(out_);
+    ReadProgram(at);
+    return std::move(out_);
+  }
+
+ private:
+  struct Pending {
+    std::vector<std::string> roles;  // empty: the primary workload
+    Setting setting;
+  };
+
+  SourceSpan SpanOf(const Text& text) const {
+    int file = -1;
+    size_t offset = 0, length = 0;
+    if (text.ExactRun(&file, &offset, &length)) return r_.sources_.Span(file, offset, length);
+    if (auto start = text.Start()) return r_.sources_.Span(start->first, start->second, 1);
+    return SourceSpan();
+  }
+
+  void ReadVisibleDevices() {
+    const Text* visible = record_.Env("CUDA_VISIBLE_DEVICES");
+    if (!visible) return;
+    ApplyVisibleDevices(*visible);
+  }
+
+  void ApplyVisibleDevices(const Text& visible) {
+    if (!visible.Known()) {
+      out_.unresolved.push_back(
+          {"CUDA_VISIBLE_DEVICES", visible.UnknownReason(), SpanOf(visible)});
+      out_.devices_unknown_reason = true;
+      return;
+    }
+    std::vector<int> devices;
+    if (ParseDeviceList(visible.Str(), &devices)) {
+      out_.visible_devices = devices;
+      out_.devices_known = true;
+      visible_span_ = SpanOf(visible);
+    }
+  }
+
+  // nohup, env, time, conda run -n x, ...: dropped with their own options.
+  bool StripWrapper(size_t at, size_t* next) {
+    for (const FrameworkMap& map : r_.maps_.maps()) {
+      if (map.kind != "wrapper") continue;
+      for (const MatchSpec& match : map.matches) {
+        if (!MatchesWords(match.command, words_, at)) continue;
+        size_t i = at + match.command.size();
+        bool is_env = match.command[0] == "env";
+        while (i < words_.size()) {
+          std::string word = words_[i].Str();
+          if (is_env && word.find('=') != std::string::npos && !LooksLikeFlag(word)) {
+            size_t eq = word.find('=');
+            if (word.substr(0, eq) == "CUDA_VISIBLE_DEVICES")
+              ApplyVisibleDevices(words_[i].Substr(eq + 1, word.size()));
+            ++i;
+            continue;
+          }
+          if (!LooksLikeFlag(word)) break;
+          i += (map.Flag(word) && word.find('=') == std::string::npos) ? 2 : 1;
+        }
+        // `timeout 3600 cmd`: a duration before the program.
+        if (match.command[0] == "timeout" && i < words_.size()) {
+          double seconds = 0;
+          std::string word = words_[i].Str();
+          if (ParseNumber(word.substr(0, word.find_first_not_of("0123456789.")), &seconds)) ++i;
+        }
+        *next = i;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool StripLauncher(size_t at, size_t* next) {
+    for (const FrameworkMap& map : r_.maps_.maps()) {
+      if (map.kind != "launcher") continue;
+      for (const MatchSpec& match : map.matches) {
+        size_t start = 0;
+        if (MatchesWords(match.command, words_, at)) {
+          start = at + match.command.size();
+        } else if (!match.python_module.empty() && at + 2 < words_.size() &&
+                   IsPythonExecutable(words_[at].Str()) && words_[at + 1].Str() == "-m" &&
+                   words_[at + 2].Str() == match.python_module) {
+          start = at + 3;
+        } else {
+          continue;
+        }
+        *next = ParseLauncherFlags(map, start);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  size_t ParseLauncherFlags(const FrameworkMap& map, size_t i) {
+    out_.launch.launchers.push_back(map.name);
+    if (map.name == "torchrun" || map.name == "deepspeed" || map.name == "accelerate" ||
+        map.name == "srun")
+      out_.launch.distributed = true;
+    std::vector<Pending> launcher_settings;
+    while (i < words_.size()) {
+      std::string word = words_[i].Str();
+      if (std::find(map.program_after.begin(), map.program_after.end(), word) !=
+          map.program_after.end())
+        return i + 1;
+      if (!LooksLikeFlag(word)) {
+        // Launchers without an explicit separator: the first positional starts the program.
+        if (map.program_after.empty()) break;
+        ++i;  // e.g. `ray job submit` positionals before "--" do not occur; skip defensively
+        continue;
+      }
+      size_t consumed = ApplyFlag(map, i, &launcher_settings, /*launcher=*/true);
+      i += consumed;
+    }
+    for (Pending& pending : launcher_settings) {
+      const std::string& name = pending.setting.name;
+      if (name == "nproc_per_node") {
+        out_.launch.nproc_per_node = pending.setting;
+      } else if (name == "nodes") {
+        out_.launch.nodes = pending.setting;
+      } else if (name == "num_processes") {
+        out_.launch.num_processes = pending.setting;
+      } else if (name == "gpu_ids" || name == "gpu_include") {
+        std::string text = pending.setting.value.ToString();
+        if (StartsWith(text, "localhost:")) text = text.substr(10);
+        std::vector<int> ids;
+        if (text != "all" && ParseDeviceList(text, &ids)) out_.launch.gpu_ids = ids;
+      } else if (name == "python_module_flag") {
+        launcher_module_ = true;
+      } else if (name == "ntasks" && map.name == "srun") {
+        out_.launch.num_processes = pending.setting;
+      } else if (IsKnownSetting(name)) {
+        launcher_pending_.push_back(pending);  // dtype, zero_stage, fsdp from a launcher config
+      }
+    }
+    return i;
+  }
+
+  // Applies the flag at words_[i] with `map`; returns how many words it used.
+  size_t ApplyFlag(const FrameworkMap& map, size_t i, std::vector<Pending>* pending,
+                   bool launcher) {
+    std::string word = words_[i].Str();
+    std::string name = word;
+    std::optional<Text> inline_value;
+    size_t eq = word.find('=');
+    if (eq != std::string::npos) {
+      name = word.substr(0, eq);
+      inline_value = words_[i].Substr(eq + 1, word.size());
+    }
+    bool negated = false;
+    const FlagSpec* spec = map.Flag(name);
+    if (!spec && StartsWith(name, "--no-")) {
+      spec = map.Flag("--" + name.substr(5));
+      negated = spec && spec->kind != FlagSpec::Kind::kValue;
+      if (!negated) spec = nullptr;
+    }
+    if (!spec && !launcher && fallback_) {
+      spec = fallback_->Flag(name);
+    }
+    if (!spec) {
+      // Unknown flag: it takes the next word as its value unless that word is a flag or the
+      // program a launcher starts.
+      if (inline_value) return 1;
+      if (i + 1 < words_.size()) {
+        std::string next = words_[i + 1].Str();
+        if (!LooksLikeFlag(next) && !(launcher && LooksLikeProgram(next))) return 2;
+      }
+      return 1;
+    }
+    SourceSpan flag_span = SpanOf(words_[i]);
+    size_t used = 1;
+    const Text* value = nullptr;
+    Text next_value;
+    if (inline_value) {
+      value = &*inline_value;
+    } else if (spec->kind == FlagSpec::Kind::kValue) {
+      if (i + 1 < words_.size()) {
+        next_value = words_[i + 1];
+        value = &next_value;
+        used = 2;
+      }
+    } else if (spec->kind == FlagSpec::Kind::kBool && i + 1 < words_.size() &&
+               ParseBoolText(words_[i + 1].Str())) {
+      next_value = words_[i + 1];
+      value = &next_value;
+      used = 2;
+    }
+    if (!spec->config_map.empty()) {
+      if (value) ReadConfigFile(*value, spec->config_map, pending);
+      return used;
+    }
+    if (!spec->further_model_role.empty()) {
+      if (value) AddFurtherModel(spec->further_model_role, *value);
+      return used;
+    }
+    if (spec->kind == FlagSpec::Kind::kValue && !value) return used;
+    AddSetting(*spec, value, negated, flag_span, /*config=*/false, pending);
+    return used;
+  }
+
+  void AddSetting(const FlagSpec& spec, const Text* value, bool negated, const SourceSpan& span,
+                  bool config, std::vector<Pending>* pending) {
+    auto built = BuildSetting(spec, value, negated, span, config, r_.sources_);
+    if (!built) return;
+    if (built->unresolved) out_.unresolved.push_back(*built->unresolved);
+    pending->push_back({spec.workloads, built->setting});
+  }
+
+  void AddFurtherModel(const std::string& role, const Text& value) {
+    FlagSpec spec;
+    spec.setting = "model";
+    auto built = BuildSetting(spec, &value, false, SpanOf(value), false, r_.sources_);
+    if (!built) return;
+    if (built->unresolved) out_.unresolved.push_back(*built->unresolved);
+    further_.emplace_back(role, built->setting);
+  }
+
+  // Finds a file the command names: heredoc-written, then relative to the working directory the
+  // script is in at that point, then to the script's folder.
+  bool FindFile(const std::string& path, std::string* resolved, std::string* text,
+                int* existing_file) {
+    *existing_file = -1;
+    if (auto it = r_.virtual_files_.find(path); it != r_.virtual_files_.end()) {
+      if (auto start = it->second.Start()) *existing_file = start->first;
+      *text = it->second.Str();
+      *resolved = path;
+      return true;
+    }
+    std::vector<std::string> candidates;
+    if (fs::path(path).is_absolute()) {
+      candidates.push_back(path);
+    } else {
+      candidates.push_back((fs::path(r_.options_.script_dir) / record_.cwd / path).lexically_normal());
+      candidates.push_back((fs::path(r_.options_.script_dir) / path).lexically_normal());
+    }
+    for (const std::string& candidate : candidates) {
+      int known = r_.sources_.Find(candidate);
+      if (known >= 0) {
+        *resolved = candidate;
+        *text = r_.sources_.text(known);
+        *existing_file = known;
+        return true;
+      }
+      if (r_.options_.read_file && r_.options_.read_file(candidate, text)) {
+        *resolved = candidate;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void ReadConfigFile(const Text& path_text, const std::string& map_name,
+                      std::vector<Pending>* pending, int depth = 0) {
+    const FrameworkMap* map = r_.maps_.Find(map_name);
+    if (!map || depth > 2) return;
+    if (!path_text.Known()) {
+      out_.unresolved.push_back({"config file", path_text.UnknownReason(), SpanOf(path_text)});
+      return;
+    }
+    std::string path = path_text.Str(), resolved, text;
+    int file = -1;
+    if (!FindFile(path, &resolved, &text, &file)) {
+      out_.notes.push_back({ReaderNote::Level::kInfo,
+                            fmt::format("config file '{}' is not in the linted tree; its settings "
+                                        "are unknown",
+                                        path),
+                            SpanOf(path_text)});
+      return;
+    }
+    size_t base_offset = 0;
+    bool exact_base = true;
+    if (file < 0) {
+      file = r_.sources_.Add(resolved, text);
+      out_.files_read.push_back(resolved);
+    } else if (r_.virtual_files_.count(path)) {
+      // A heredoc body inside the script: offsets are relative to where it starts.
+      const Text& body = r_.virtual_files_.at(path);
+      auto start = body.Start();
+      base_offset = start ? start->second : 0;
+      size_t unused_offset = 0, unused_length = 0;
+      int unused_file = 0;
+      exact_base = body.ExactRun(&unused_file, &unused_offset, &unused_length);
+    }
+    std::vector<ConfigEntry> entries;
+    std::string error;
+    if (!ReadConfigEntries(text, &entries, &error)) {
+      out_.notes.push_back({ReaderNote::Level::kWarning,
+                            fmt::format("config file '{}' cannot be read: {}", path, error),
+                            SpanOf(path_text)});
+      return;
+    }
+    const Text* body = nullptr;
+    if (auto it = r_.virtual_files_.find(path); it != r_.virtual_files_.end()) body = &it->second;
+    for (const ConfigEntry& entry : entries) {
+      auto it = map->keys.find(entry.key);
+      if (it == map->keys.end() || entry.is_null) continue;
+      Text value = Text::Literal(entry.value, file, base_offset + entry.offset, entry.length,
+                                 entry.exact && exact_base, entry.quoted);
+      // A heredoc body carries its own provenance ("$MBS" expanded from MBS=4): use it.
+      if (body && entry.exact) value = body->Substr(entry.offset, entry.offset + entry.length);
+      if (!it->second.config_map.empty()) {
+        ReadConfigFile(value, it->second.config_map, pending, depth + 1);
+        continue;
+      }
+      AddSetting(it->second, &value, false, SpanOf(value), /*config=*/true, pending);
+    }
+  }
+
+  void ReadProgram(size_t at) {
+    std::string first = words_[at].Str();
+    std::string module, script;
+    size_t args_start = at + 1;
+    bool python = IsPythonExecutable(first) ||
+                  (!words_[at].Known() && at + 1 < words_.size() &&
+                   EndsWith(words_[at + 1].Str(), ".py"));
+    const Text* heredoc_source = nullptr;
+    if (python) {
+      size_t i = at + 1;
+      while (i < words_.size()) {
+        std::string word = words_[i].Str();
+        if (word == "-m" && i + 1 < words_.size()) {
+          module = words_[i + 1].Str();
+          args_start = i + 2;
+          break;
+        }
+        if (word == "-c") return;  // inline code: not read
+        if (word == "-") {
+          for (const RedirectRecord& redirect : record_.redirects)
+            if (redirect.has_heredoc) heredoc_source = &redirect.heredoc;
+          args_start = i + 1;
+          break;
+        }
+        if (LooksLikeFlag(word)) {
+          i += (word == "-W" || word == "-X") ? 2 : 1;
+          continue;
+        }
+        script = word;
+        args_start = i + 1;
+        break;
+      }
+      if (module.empty() && script.empty() && !heredoc_source) {
+        for (const RedirectRecord& redirect : record_.redirects)
+          if (redirect.has_heredoc) heredoc_source = &redirect.heredoc;
+        if (!heredoc_source) return;
+      }
+    } else if (EndsWith(first, ".py")) {
+      script = first;  // torchrun train.py, accelerate launch train.py
+      python = true;
+    } else if (!out_.launch.launchers.empty() && !LooksLikeFlag(first) && launcher_module_) {
+      module = first;
+      python = true;
+    }
+    out_.entry = python ? "python" : "command";
+    out_.script = !module.empty() ? module : script;
+
+    // The Python file, when it is in the tree, for its calls and argparse defaults.
+    std::set<std::string> flag_names;
+    for (size_t i = args_start; i < words_.size(); ++i) {
+      std::string word = words_[i].Str();
+      if (LooksLikeFlag(word)) flag_names.insert(word.substr(0, word.find('=')));
+    }
+    std::optional<PythonSource> python_source;
+    if (python) python_source = LoadPython(script, module, heredoc_source);
+
+    const FrameworkMap* map = MatchFramework(at, python, module, script, flag_names,
+                                             python_source ? &*python_source : nullptr);
+    if (!map) return;
+    out_.map = map;
+    if (python && map->name != "generic") fallback_ = r_.maps_.Find("generic");
+    size_t command_words = 0;
+    for (const MatchSpec& match : map->matches)
+      if (MatchesWords(match.command, words_, at)) command_words = match.command.size();
+    if (!python) args_start = at + command_words;
+
+    std::vector<Pending> pending = launcher_pending_;
+    ParseArguments(*map, args_start, &pending);
+    if (python_source) BindPython(*map, *python_source, &pending);
+    BuildWorkloads(*map, script.empty() ? module : script, pending);
+  }
+
+  struct PythonSource {
+    PyModule module;
+    int file = -1;
+    size_t base_offset = 0;
+    bool exact = true;
+  };
+
+  std::optional<PythonSource> LoadPython(const std::string& script, const std::string& module,
+                                         const Text* heredoc) {
+    std::set<std::string> interesting = {"from_pretrained", "BitsAndBytesConfig", "LoraConfig",
+                                         "add_argument"};
+    for (const FrameworkMap& map : r_.maps_.maps())
+      for (const MatchSpec& match : map.matches)
+        if (!match.python_call.empty()) interesting.insert(match.python_call);
+    PythonSource source;
+    std::string text;
+    if (heredoc) {
+      text = heredoc->Str();
+      auto start = heredoc->Start();
+      source.file = start ? start->first : -1;
+      source.base_offset = start ? start->second : 0;
+      int f = 0;
+      size_t o = 0, l = 0;
+      source.exact = heredoc->ExactRun(&f, &o, &l);
+    } else {
+      std::string path = script;
+      if (path.empty()) {
+        path = module;
+        std::replace(path.begin(), path.end(), '.', '/');
+        path += ".py";
+      }
+      std::string resolved;
+      int existing = -1;
+      if (!FindFile(path, &resolved, &text, &existing)) return std::nullopt;
+      source.file = existing >= 0 ? existing : r_.sources_.Add(resolved, text);
+      if (existing < 0) out_.files_read.push_back(resolved);
+    }
+    source.module = ReadPython(text, interesting);
+    return source;
+  }
+
+  const FrameworkMap* MatchFramework(size_t at, bool python, const std::string& module,
+                                     const std::string& script,
+                                     const std::set<std::string>& flags,
+                                     const PythonSource* source) {
+    for (const FrameworkMap& map : r_.maps_.maps()) {
+      if (map.kind != "framework" && map.kind != "generic") continue;
+      for (const MatchSpec& match : map.matches) {
+        if (!match.command.empty() && !python && MatchesWords(match.command, words_, at))
+          return &map;
+        if (!match.python_module.empty() && python && module == match.python_module) return &map;
+        if (!match.python_script.empty() && python && !script.empty() &&
+            (match.python_script == "*" || Basename(script) == match.python_script)) {
+          bool required = match.requires_flags.empty();
+          for (const std::string& flag : match.requires_flags)
+            required = required || flags.count(flag);
+          if (required) return &map;
+        }
+        if (!match.python_call.empty() && source)
+          for (const PyCall& call : source->module.calls)
+            if (call.callee == match.python_call) return &map;
+      }
+    }
+    return nullptr;
+  }
+
+  void ParseArguments(const FrameworkMap& map, size_t i, std::vector<Pending>* pending) {
+    size_t positional = 0;
+    while (i < words_.size()) {
+      std::string word = words_[i].Str();
+      if (word == "--") {
+        ++i;
+        continue;
+      }
+      if (LooksLikeFlag(word)) {
+        i += ApplyFlag(map, i, pending, /*launcher=*/false);
+        continue;
+      }
+      size_t eq = word.find('=');
+      if (eq != std::string::npos && eq > 0 && !map.keys.empty()) {
+        // A Hydra override: key=value, +key=value, ++key=value.
+        std::string key = word.substr(0, eq);
+        while (!key.empty() && (key[0] == '+' || key[0] == '~')) key = key.substr(1);
+        auto it = map.keys.find(key);
+        if (it != map.keys.end()) {
+          Text value = words_[i].Substr(eq + 1, word.size());
+          AddSetting(it->second, &value, false, SpanOf(words_[i]), false, pending);
+        }
+        ++i;
+        continue;
+      }
+      if (positional < map.positional.size()) {
+        const std::string& name = map.positional[positional++];
+        if (name == "config_file") {
+          ReadConfigFile(words_[i], map.name, pending);
+        } else {
+          FlagSpec spec;
+          spec.setting = name;
+          AddSetting(spec, &words_[i], false, SpanOf(words_[i]), false, pending);
+        }
+      }
+      ++i;
+    }
+  }
+
+  void BindPython(const FrameworkMap& map, const PythonSource& source,
+                  std::vector<Pending>* pending) {
+    PythonBinding binding(source.module, source.file, source.base_offset, source.exact, words_,
+                          r_.sources_);
+    // Keyword arguments of the map's own calls, then the loader calls (from_pretrained,
+    // BitsAndBytesConfig, LoraConfig) that any training or inference script makes.
+    std::vector<const FrameworkMap*> providers = {&map};
+    for (const FrameworkMap& other : r_.maps_.maps())
+      if (&other != &map && (other.kind == "config" || other.name == "transformers"))
+        for (const MatchSpec& match : other.matches)
+          if (!match.python_call.empty() &&
+              std::find(providers.begin(), providers.end(), &other) == providers.end())
+            providers.push_back(&other);
+    std::set<std::string> already;
+    for (const Pending& p : *pending) already.insert(p.setting.name);
+    for (const FrameworkMap* provider : providers) {
+      std::set<std::string> calls;
+      for (const MatchSpec& match : provider->matches)
+        if (!match.python_call.empty()) calls.insert(match.python_call);
+      for (const PyCall& call : source.module.calls) {
+        if (!calls.count(call.callee)) continue;
+        for (const BoundKeyword& keyword : binding.Keywords(call)) {
+          auto it = provider->kwargs.find(keyword.key);
+          if (it == provider->kwargs.end()) continue;
+          if (provider != &map && already.count(it->second.setting)) continue;
+          if (!keyword.value) continue;
+          std::vector<Pending> produced;
+          // A value from the script's own flags keeps the script's provenance.
+          auto start = keyword.value->Start();
+          bool in_python = !start || start->first != record_.file;
+          AddSetting(it->second, &*keyword.value, false, SpanOf(*keyword.value), in_python,
+                     &produced);
+          for (Pending& p : produced) {
+            if (keyword.conditional) {
+              p.setting.ambiguous = true;
+              p.setting.not_editable_reason = keyword.condition_note;
+              p.setting.editable = false;
+            }
+            pending->push_back(std::move(p));
+          }
+        }
+      }
+    }
+    for (const std::string& note : binding.notes())
+      out_.notes.push_back({ReaderNote::Level::kInfo, note, SourceSpan()});
+  }
+
+  std::string RoleOf(const FrameworkMap& map, const WorkloadSpec& spec,
+                     const std::string& program) {
+    if (map.role_words.empty()) return spec.role;
+    std::string base = ToLower(Basename(program));
+    for (const char* role : {"train", "eval"}) {
+      auto it = map.role_words.find(role);
+      if (it == map.role_words.end()) continue;
+      for (const std::string& word : it->second)
+        if (base.find(word) != std::string::npos) return role;
+    }
+    return out_.launch.distributed ? "train" : "eval";
+  }
+
+  void BuildWorkloads(const FrameworkMap& map, const std::string& program,
+                      const std::vector<Pending>& pending) {
+    std::vector<WorkloadSpec> specs = map.workloads;
+    if (specs.empty()) specs.push_back({"train", {}, "", true});
+    // `unless`: a workload that vanishes when a bool setting is true (slime --colocate).
+    auto is_true = [&](const std::string& name) {
+      for (const Pending& p : pending)
+        if (p.setting.name == name && p.setting.value.is_bool()) return p.setting.value.boolean;
+      return false;
+    };
+    for (const WorkloadSpec& spec : specs) {
+      if (!spec.unless.empty() && is_true(spec.unless)) continue;
+      Workload workload;
+      workload.role = RoleOf(map, spec, program);
+      workload.framework = map.name;
+      workload.command_span = SpanOf(record_.argv[0]);
+      for (const Pending& p : pending) {
+        bool applies = p.roles.empty() ? spec.primary || specs.size() == 1
+                                       : std::find(p.roles.begin(), p.roles.end(), spec.role) !=
+                                             p.roles.end();
+        if (!applies) continue;
+        Merge(&workload, p.setting);
+      }
+      if (out_.launch.nodes && !workload.Find("nodes")) workload.settings["nodes"] = *out_.launch.nodes;
+      out_.workloads.push_back(std::move(workload));
+    }
+    if (out_.workloads.empty()) return;
+    const Workload& primary = out_.workloads.front();
+    for (auto& [role, model] : further_) {
+      Workload workload;
+      workload.role = role;
+      workload.framework = map.name;
+      workload.command_span = model.span;
+      workload.shares_process_gpus = true;
+      workload.settings["model"] = model;
+      // It serves the process's batch: the same sequences pass through it.
+      for (const char* shared : {"micro_batch", "max_seq_len", "max_new_tokens", "dtype"})
+        if (const Setting* setting = primary.Find(shared)) {
+          Setting copy = *setting;
+          copy.editable = false;
+          copy.not_editable_reason = "shared with the " + primary.role + " workload";
+          workload.settings[shared] = copy;
+        }
+      out_.workloads.push_back(std::move(workload));
+    }
+  }
+
+  // List settings (offload) collect; the last spelling of anything else wins, as in argparse.
+  static void Merge(Workload* workload, const Setting& setting) {
+    auto it = workload->settings.find(setting.name);
+    if (it != workload->settings.end() && TypeOfSetting(setting.name) == SettingType::kList &&
+        it->second.value.is_list() && setting.value.is_list()) {
+      for (const std::string& item : setting.value.list)
+        if (std::find(it->second.value.list.begin(), it->second.value.list.end(), item) ==
+            it->second.value.list.end())
+          it->second.value.list.push_back(item);
+      it->second.value.text = Join(it->second.value.list, ",");
+      return;
+    }
+    workload->settings[setting.name] = setting;
+  }
+
+  CommandReader& r_;
+  const CommandRecord& record_;
+  std::vector<Text> words_;
+  ProgramRead out_;
+  std::vector<Pending> launcher_pending_;
+  std::vector<std::pair<std::string, Setting>> further_;
+  const FrameworkMap* fallback_ = nullptr;
+  bool launcher_module_ = false;
+  SourceSpan visible_span_;
+};
+
+CommandReader::CommandReader(SourceMap& sources, const FrameworkMaps& maps,
+                             const std::map<std::string, Text>& virtual_files,
+                             const CommandReaderOptions& options)
+    : sources_(sources), maps_(maps), virtual_files_(virtual_files), options_(options) {}
+
+ProgramRead CommandReader::Read(const CommandRecord& record) { return Impl(*this, record).Run(); }
+
+}  // namespace gpulint

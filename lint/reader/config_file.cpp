@@ -1,0 +1,72 @@
+#include "lint/reader/config_file.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace gpulint {
+namespace {
+
+// YAML documents nest as the user wrote them; deeper than this is not a config file.
+constexpr int kMaxDepth = 32;
+
+void Walk(const YAML::Node& node, const std::string& prefix, std::string_view text, int depth,
+          std::vector<ConfigEntry>* out) {
+  if (depth > kMaxDepth) return;
+  if (node.IsMap()) {
+    for (const auto& item : node) {
+      std::string key = item.first.IsScalar() ? item.first.Scalar() : "?";
+      Walk(item.second, prefix.empty() ? key : prefix + "." + key, text, depth + 1, out);
+    }
+    return;
+  }
+  if (node.IsSequence()) {
+    // Lists are kept as one comma-joined value (lora_target: [q_proj, v_proj]).
+    std::string joined;
+    for (const auto& element : node)
+      if (element.IsScalar()) joined += (joined.empty() ? "" : ",") + element.Scalar();
+    ConfigEntry entry;
+    entry.key = prefix;
+    entry.value = joined;
+    entry.offset = static_cast<size_t>(std::max(0, node.Mark().pos));
+    out->push_back(entry);
+    return;
+  }
+  ConfigEntry entry;
+  entry.key = prefix;
+  if (node.IsNull()) {
+    entry.is_null = true;
+    out->push_back(entry);
+    return;
+  }
+  if (!node.IsScalar()) return;
+  entry.value = node.Scalar();
+  int pos = node.Mark().pos;
+  if (pos >= 0 && static_cast<size_t>(pos) < text.size()) {
+    size_t start = static_cast<size_t>(pos);
+    char first = text[start];
+    if (first == '"' || first == '\'') {
+      entry.quoted = true;
+      ++start;
+    }
+    entry.offset = start;
+    entry.length = entry.value.size();
+    entry.exact = text.substr(start, entry.length) == entry.value;
+  }
+  out->push_back(entry);
+}
+
+}  // namespace
+
+bool ReadConfigEntries(std::string_view text, std::vector<ConfigEntry>* entries,
+                       std::string* error) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    Walk(root, "", text, 0, entries);
+  } catch (const YAML::Exception& e) {
+    *error = fmt::format("{} at line {}:{}", e.msg, e.mark.line + 1, e.mark.column + 1);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gpulint

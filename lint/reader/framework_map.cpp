@@ -1,0 +1,269 @@
+#include "lint/reader/framework_map.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "lint/data/embedded_data.h"
+
+namespace gpulint {
+namespace {
+
+std::string Where(const std::string& file, const toml::node& node) {
+  return fmt::format("{}:{}:{}", file, node.source().begin.line, node.source().begin.column);
+}
+
+std::vector<std::string> Strings(const toml::node* node) {
+  std::vector<std::string> out;
+  if (!node) return out;
+  if (auto single = node->value<std::string>()) {
+    out.push_back(*single);
+  } else if (const toml::array* array = node->as_array()) {
+    for (const toml::node& element : *array)
+      if (auto value = element.value<std::string>()) out.push_back(*value);
+  }
+  return out;
+}
+
+// A value in TOML as text: "8", "0.9", "true", "bf16".
+std::string AsText(const toml::node& node) {
+  if (node.is_string()) return *node.value<std::string>();
+  if (node.is_boolean()) return *node.value<bool>() ? "true" : "false";
+  if (node.is_integer()) return std::to_string(*node.value<int64_t>());
+  if (node.is_floating_point()) return fmt::format("{}", *node.value<double>());
+  return "";
+}
+
+bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* spec,
+                  std::vector<std::string>* aliases, std::string* error) {
+  if (auto setting = node.value<std::string>()) {
+    spec->setting = *setting;
+    return true;
+  }
+  const toml::table* table = node.as_table();
+  if (!table) {
+    *error = fmt::format("a flag maps to a setting name or a table: {}", Where(where, node));
+    return false;
+  }
+  spec->setting = (*table)["setting"].value_or(std::string());
+  std::string kind = (*table)["kind"].value_or(std::string("value"));
+  if (kind == "switch") {
+    spec->kind = FlagSpec::Kind::kSwitch;
+  } else if (kind == "bool") {
+    spec->kind = FlagSpec::Kind::kBool;
+  } else if (kind != "value") {
+    *error = fmt::format("kind must be value, switch or bool, not '{}': {}", kind,
+                         Where(where, node));
+    return false;
+  }
+  if (const toml::node* value = table->get("value")) spec->value = AsText(*value);
+  if (const toml::table* values = (*table)["values"].as_table())
+    for (const auto& [from, to] : *values) spec->values[std::string(from.str())] = AsText(to);
+  spec->workloads = Strings(table->get("workload"));
+  spec->config_map = (*table)["config"].value_or(std::string());
+  spec->further_model_role = (*table)["further_model"].value_or(std::string());
+  spec->list = (*table)["list"].value_or(false);
+  spec->scale = (*table)["scale"].value_or(1.0);
+  *aliases = Strings(table->get("aliases"));
+  if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty()) {
+    *error = fmt::format("a flag needs `setting`, `config` or `further_model`: {}",
+                         Where(where, node));
+    return false;
+  }
+  return true;
+}
+
+bool ReadSpecTable(const toml::table& root, const char* key, const std::string& where,
+                   std::map<std::string, FlagSpec>* out, std::string* error) {
+  const toml::table* table = root[key].as_table();
+  if (!table) return true;
+  for (const auto& [name, node] : *table) {
+    FlagSpec spec;
+    std::vector<std::string> aliases;
+    if (!ReadFlagSpec(node, where, &spec, &aliases, error)) return false;
+    (*out)[std::string(name.str())] = spec;
+    for (const std::string& alias : aliases) (*out)[alias] = spec;
+  }
+  return true;
+}
+
+}  // namespace
+
+const FlagSpec* FrameworkMap::Flag(const std::string& spelling) const {
+  auto it = flags.find(spelling);
+  if (it != flags.end()) return &it->second;
+  // --flag_name and --flag-name are the same flag to argparse-based tools that accept both.
+  std::string swapped = spelling;
+  for (size_t i = 2; i < swapped.size(); ++i) {
+    if (swapped[i] == '_') {
+      swapped[i] = '-';
+    } else if (swapped[i] == '-') {
+      swapped[i] = '_';
+    }
+  }
+  it = flags.find(swapped);
+  return it == flags.end() ? nullptr : &it->second;
+}
+
+bool ParseFrameworkMap(const std::string& text, const std::string& where, FrameworkMap* map,
+                       std::string* error) {
+  toml::table root;
+  try {
+    root = toml::parse(text, where);
+  } catch (const toml::parse_error& e) {
+    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
+                         e.source().begin.line, e.source().begin.column);
+    return false;
+  }
+  const toml::table* header = root["framework"].as_table();
+  if (!header || !(*header)["name"].value<std::string>()) {
+    *error = fmt::format("a flag map needs [framework] with a name: {}", where);
+    return false;
+  }
+  map->path = where;
+  map->name = *(*header)["name"].value<std::string>();
+  map->title = (*header)["title"].value_or(map->name);
+  map->kind = (*header)["kind"].value_or(std::string("framework"));
+  map->version = (*header)["version"].value_or(std::string());
+  map->source = (*header)["source"].value_or(std::string());
+  map->priority = static_cast<int>((*header)["priority"].value_or(int64_t{50}));
+  map->positional = Strings(header->get("positional"));
+  map->program_after = Strings(header->get("program_after"));
+  map->inherits = Strings(header->get("inherits"));
+  if (const toml::array* matches = root["match"].as_array()) {
+    for (const toml::node& node : *matches) {
+      const toml::table& m = *node.as_table();
+      MatchSpec match;
+      match.command = Strings(m.get("command"));
+      match.python_module = m["python_module"].value_or(std::string());
+      match.python_script = m["python_script"].value_or(std::string());
+      match.requires_flags = Strings(m.get("requires_flag"));
+      match.python_call = m["python_call"].value_or(std::string());
+      map->matches.push_back(std::move(match));
+    }
+  }
+  if (const toml::array* workloads = root["workload"].as_array()) {
+    for (const toml::node& node : *workloads) {
+      const toml::table& w = *node.as_table();
+      WorkloadSpec workload;
+      workload.role = w["role"].value_or(std::string());
+      workload.gpus = Strings(w.get("gpus"));
+      workload.unless = w["unless"].value_or(std::string());
+      workload.primary = w["primary"].value_or(false);
+      if (workload.role.empty()) {
+        *error = fmt::format("[[workload]] needs a role: {}", Where(where, node));
+        return false;
+      }
+      map->workloads.push_back(std::move(workload));
+    }
+    if (!map->workloads.empty() &&
+        std::none_of(map->workloads.begin(), map->workloads.end(),
+                     [](const WorkloadSpec& w) { return w.primary; }))
+      map->workloads[0].primary = true;
+  }
+  if (!ReadSpecTable(root, "flags", where, &map->flags, error) ||
+      !ReadSpecTable(root, "keys", where, &map->keys, error) ||
+      !ReadSpecTable(root, "kwargs", where, &map->kwargs, error))
+    return false;
+  if (const toml::table* defaults = root["defaults"].as_table()) {
+    for (const auto& [name, node] : *defaults) {
+      DefaultSpec spec;
+      spec.setting = std::string(name.str());
+      if (const toml::table* table = node.as_table()) {
+        if (const toml::node* value = table->get("value")) spec.value = AsText(*value);
+        spec.source = (*table)["source"].value_or(std::string());
+        spec.workloads = Strings(table->get("workload"));
+        spec.when = (*table)["when"].value_or(std::string());
+        if (const toml::array* variants = (*table)["variants"].as_array()) {
+          for (const toml::node& variant_node : *variants) {
+            const toml::table* v = variant_node.as_table();
+            if (!v) continue;
+            DefaultVariant variant;
+            if (const toml::node* value = v->get("value")) variant.value = AsText(*value);
+            variant.gpu_min_gib = (*v)["gpu_min_gib"].value_or(0.0);
+            variant.gpu_not = Strings(v->get("gpu_not"));
+            variant.entry = (*v)["entry"].value_or(std::string());
+            spec.variants.push_back(std::move(variant));
+          }
+        }
+      } else {
+        spec.value = AsText(node);
+      }
+      map->defaults.push_back(std::move(spec));
+    }
+  }
+  if (const toml::table* roles = root["role_words"].as_table())
+    for (const auto& [role, words] : *roles)
+      map->role_words[std::string(role.str())] = Strings(&words);
+  return true;
+}
+
+FrameworkMaps::FrameworkMaps() {
+  for (const EmbeddedFile& file : EmbeddedFilesUnder("rules/frameworks/")) {
+    if (file.path.size() < 5 || file.path.substr(file.path.size() - 5) != ".toml") continue;
+    std::string error;
+    if (!AddText(std::string(file.content), std::string(file.path), &error)) {
+      fmt::print(stderr, "gpulint: error: built-in flag map is broken: {}\n", error);
+      std::abort();
+    }
+  }
+  ResolveInheritance();
+}
+
+void FrameworkMaps::ResolveInheritance() {
+  for (FrameworkMap& heir : maps_) {
+    for (const std::string& parent_name : heir.inherits) {
+      const FrameworkMap* parent = Find(parent_name);
+      if (!parent || parent == &heir) continue;
+      // The heir's own entries win; the parent's fill what the heir does not say.
+      for (const auto& [flag, spec] : parent->flags) heir.flags.emplace(flag, spec);
+      for (const auto& [key, spec] : parent->keys) heir.keys.emplace(key, spec);
+      for (const auto& [kwarg, spec] : parent->kwargs) heir.kwargs.emplace(kwarg, spec);
+      for (const DefaultSpec& spec : parent->defaults) {
+        bool shadowed = false;
+        for (const DefaultSpec& own : heir.defaults) shadowed = shadowed || own.setting == spec.setting;
+        if (!shadowed) heir.defaults.push_back(spec);
+      }
+    }
+  }
+}
+
+bool FrameworkMaps::AddText(const std::string& text, const std::string& where,
+                            std::string* error) {
+  FrameworkMap map;
+  if (!ParseFrameworkMap(text, where, &map, error)) return false;
+  // A project map with the name of a built-in one replaces it.
+  maps_.erase(std::remove_if(maps_.begin(), maps_.end(),
+                             [&](const FrameworkMap& m) { return m.name == map.name; }),
+              maps_.end());
+  maps_.push_back(std::move(map));
+  std::stable_sort(maps_.begin(), maps_.end(), [](const FrameworkMap& a, const FrameworkMap& b) {
+    return a.priority < b.priority;
+  });
+  return true;
+}
+
+bool FrameworkMaps::AddFile(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = fmt::format("cannot read flag map: {}", path);
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!AddText(text.str(), path, error)) return false;
+  ResolveInheritance();
+  return true;
+}
+
+const FrameworkMap* FrameworkMaps::Find(const std::string& name) const {
+  for (const FrameworkMap& map : maps_)
+    if (map.name == name) return &map;
+  return nullptr;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,107 @@
+// A framework flag map (rules/frameworks/<name>.toml): how to recognize a framework's commands,
+// which workloads they start, and how its flags, config keys and Python keyword arguments map
+// onto canonical settings, with the defaults that matter for memory. Data, not code: adding a
+// framework is adding one TOML file (format: rules/frameworks/README.md).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpulint {
+
+/// How one flag, key or keyword argument maps onto a setting.
+struct FlagSpec {
+  std::string setting;                     ///< canonical setting name
+  enum class Kind {
+    kValue,   ///< takes a value: --flag V or --flag=V
+    kSwitch,  ///< no value: presence sets `value` (default true); --no-flag sets false
+    kBool,    ///< optional value: --flag, --flag true, --flag False (HfArgumentParser)
+  } kind = Kind::kValue;
+  std::string value;                       ///< kSwitch: the value it sets ("true" if empty)
+  std::map<std::string, std::string> values;  ///< value translation, e.g. "4" -> "nf4"
+  std::vector<std::string> workloads;      ///< roles it applies to; empty: the primary one
+  std::string config_map;                  ///< the value is a config file read with this map
+  std::string further_model_role;          ///< the value names a further model with this role
+  bool list = false;                       ///< the value is a list (comma separated)
+  double scale = 1;                        ///< multiply numbers (e.g. GB -> bytes)
+};
+
+struct MatchSpec {
+  std::vector<std::string> command;        ///< executable and subcommand words
+  std::string python_module;               ///< python -m MODULE
+  std::string python_script;               ///< basename of a script run with python
+  std::vector<std::string> requires_flags; ///< match only when one of these flags is present
+  std::string python_call;                 ///< a call in Python source (LLM, from_pretrained)
+};
+
+struct WorkloadSpec {
+  std::string role;
+  std::vector<std::string> gpus;           ///< product of these settings = GPUs it occupies
+  std::string unless;                      ///< a bool setting that makes this workload vanish
+  bool primary = false;
+};
+
+/// A default that holds only on some GPUs or entry points (vLLM's batch defaults).
+struct DefaultVariant {
+  std::string value;
+  double gpu_min_gib = 0;                  ///< holds on GPUs with at least this much memory
+  std::vector<std::string> gpu_not;        ///< ... whose name contains none of these
+  std::string entry;                       ///< "python" (a Python call) or "" (any)
+};
+
+struct DefaultSpec {
+  std::string setting;
+  std::string value;
+  std::string source;                      ///< where the default was read
+  std::vector<std::string> workloads;
+  std::string when;                        ///< "setting" (true) or "setting=value"
+  std::vector<DefaultVariant> variants;    ///< the first that holds wins over `value`
+};
+
+struct FrameworkMap {
+  std::string name;
+  std::string title;
+  std::string kind = "framework";          ///< framework | launcher | wrapper | config | generic
+  std::string version;
+  std::string source;
+  std::string path;                        ///< the TOML file (for errors)
+  int priority = 50;                       ///< lower is tried first; generic maps last
+  std::vector<MatchSpec> matches;
+  std::vector<std::string> positional;     ///< settings the positional arguments hold
+  std::vector<WorkloadSpec> workloads;
+  std::map<std::string, FlagSpec> flags;   ///< by flag spelling, aliases included
+  std::map<std::string, FlagSpec> keys;    ///< dotted keys: Hydra overrides, YAML, JSON
+  std::map<std::string, FlagSpec> kwargs;  ///< Python keyword arguments
+  std::vector<DefaultSpec> defaults;
+  std::vector<std::string> program_after;  ///< launcher: "--" ends its options
+  // Roles a generic entry point gets from words in its script name.
+  std::map<std::string, std::vector<std::string>> role_words;
+  std::vector<std::string> inherits;       ///< maps whose flags, keys, kwargs and defaults apply too
+
+  const FlagSpec* Flag(const std::string& spelling) const;
+};
+
+/// All maps: the built-in ones and the project's own (gpulint.toml `frameworks = [...]`).
+class FrameworkMaps {
+ public:
+  /// Loads the built-in maps. Aborts only when they are broken (a build defect the tests catch).
+  FrameworkMaps();
+  /// Merges inherited maps into their heirs; call after every map is added.
+  void ResolveInheritance();
+  /// Adds a project map from a file; false with "what: file:line:col" on error.
+  bool AddFile(const std::string& path, std::string* error);
+  bool AddText(const std::string& text, const std::string& where, std::string* error);
+
+  const std::vector<FrameworkMap>& maps() const { return maps_; }
+  const FrameworkMap* Find(const std::string& name) const;
+
+ private:
+  std::vector<FrameworkMap> maps_;  // sorted by priority
+};
+
+/// Parses one map. False with "what: where:line:col" when the file is not a valid map.
+bool ParseFrameworkMap(const std::string& text, const std::string& where, FrameworkMap* map,
+                       std::string* error);
+
+}  // namespace gpulint

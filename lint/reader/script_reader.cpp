@@ -1,0 +1,309 @@
+#include "lint/reader/script_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "lint/core/setting_types.h"
+#include "lint/reader/command_reader.h"
+#include "lint/reader/directives.h"
+#include "lint/reader/setting_builder.h"
+#include "lint/reader/shell_evaluator.h"
+#include "lint/util/strings.h"
+
+namespace gpulint {
+namespace fs = std::filesystem;
+namespace {
+
+bool ValidUtf8(const std::string& text, size_t* bad_offset) {
+  size_t i = 0;
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
+    if (extra == 4 || i + extra >= text.size() + (extra ? 0 : 1)) {
+      *bad_offset = i;
+      return false;
+    }
+    for (size_t k = 1; k <= extra; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) {
+        *bad_offset = i;
+        return false;
+      }
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+// Does `when` ("lora_enabled" or "finetuning_type=lora") hold for the workload?
+bool WhenHolds(const std::string& when, const Workload& workload) {
+  if (when.empty()) return true;
+  size_t eq = when.find('=');
+  if (eq == std::string::npos) {
+    auto b = workload.Bool(when);
+    return b && *b;
+  }
+  auto value = workload.String(when.substr(0, eq));
+  return value && *value == when.substr(eq + 1);
+}
+
+std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>& gpu,
+                          const std::string& entry, bool* gpu_dependent) {
+  *gpu_dependent = false;
+  for (const DefaultVariant& variant : spec.variants) {
+    if (!variant.entry.empty() && variant.entry != entry) continue;
+    if (variant.gpu_min_gib > 0 || !variant.gpu_not.empty()) {
+      *gpu_dependent = true;
+      if (!gpu) continue;
+      if (gpu->total_gib < variant.gpu_min_gib) continue;
+      bool excluded = false;
+      for (const std::string& name : variant.gpu_not)
+        excluded = excluded || ToLower(gpu->name).find(ToLower(name)) != std::string::npos;
+      if (excluded) continue;
+    }
+    return variant.value;
+  }
+  return spec.value;
+}
+
+}  // namespace
+
+std::function<bool(const std::string&, std::string*)> FileSystemReader() {
+  return [](const std::string& path, std::string* text) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return false;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    *text = buffer.str();
+    return true;
+  };
+}
+
+ReadResult ReadScript(const std::string& path, const std::string& text,
+                      const FrameworkMaps& maps, const ReadOptions& options, SourceMap* sources) {
+  ReadResult result;
+  RunConfig& config = result.config;
+  config.path = path;
+  if (text.find('\0') != std::string::npos) {
+    result.ok = false;
+    result.error = "binary file (it contains NUL bytes)";
+    return result;
+  }
+  int file = sources->Add(path, text);
+  size_t bad = 0;
+  if (!ValidUtf8(text, &bad))
+    config.notes.push_back({ReaderNote::Level::kWarning,
+                            "invalid UTF-8; columns count bytes", sources->Span(file, bad, 1)});
+
+  std::string script_dir = fs::path(path).parent_path().string();
+  EvaluatorOptions evaluator_options;
+  evaluator_options.env = options.env;
+  evaluator_options.read_file = options.read_file;
+  evaluator_options.script_dir = script_dir;
+
+  // A Python or YAML file named directly is read as the program it is.
+  std::string program_text = text;
+  bool synthetic = false;
+  if (EndsWith(path, ".py") || EndsWith(path, ".yaml") || EndsWith(path, ".yml")) {
+    synthetic = true;
+  }
+  ShellProgram program;
+  if (!synthetic) {
+    program = EvaluateShell(*sources, file, evaluator_options);
+  } else {
+    CommandRecord record;
+    record.file = file;
+    std::string base = fs::path(path).filename().string();
+    if (EndsWith(path, ".py")) {
+      record.argv = {Text::Literal("python", -1, 0, 0, false, true),
+                     Text::Literal(base, -1, 0, 0, false, true)};
+    } else {
+      record.argv = {Text::Literal("llamafactory-cli", -1, 0, 0, false, true),
+                     Text::Literal("train", -1, 0, 0, false, true),
+                     Text::Literal(base, -1, 0, 0, false, true)};
+    }
+    program.commands.push_back(record);
+  }
+  config.notes.insert(config.notes.end(), program.notes.begin(), program.notes.end());
+
+  // Directives: #SBATCH in the leading comment block, # gpulint: anywhere.
+  size_t first_command = text.size();
+  for (const CommandRecord& record : program.commands)
+    if (record.file == file) first_command = std::min(first_command, record.offset);
+  std::map<std::string, SourceSpan> directive_spans;
+  ReadDirectives(program.comments, file, first_command, *sources, &config.cluster,
+                 &config.directives, &directive_spans, &config.notes);
+  for (const CommentRecord& comment : program.comments)  // sourced files' gpulint directives
+    if (comment.file != file)
+      ReadDirectives({comment}, comment.file, 0, *sources, &config.cluster, &config.directives,
+                     &directive_spans, &config.notes);
+  if (auto it = config.directives.find("gpu"); it != config.directives.end()) {
+    Setting gpu;
+    gpu.name = "gpu";
+    gpu.value = Value::String(it->second);
+    gpu.span = directive_spans["gpu"];
+    gpu.origin = Origin::kDirective;
+    config.cluster.gpu = gpu;
+  }
+
+  // The GPU the workloads run on, for GPU-dependent defaults.
+  std::string gpu_name = options.gpu_override;
+  if (gpu_name.empty() && config.cluster.gpu) gpu_name = config.cluster.gpu->value.ToString();
+  if (gpu_name.empty()) gpu_name = options.gpu_default;
+  std::optional<GpuFacts> gpu;
+  if (!gpu_name.empty() && options.gpu_facts) gpu = options.gpu_facts(gpu_name);
+  std::optional<int> gpus_per_node;
+  if (config.cluster.gpus_per_node && config.cluster.gpus_per_node->value.is_number())
+    gpus_per_node = static_cast<int>(config.cluster.gpus_per_node->value.number);
+
+  CommandReaderOptions reader_options;
+  reader_options.read_file = options.read_file;
+  reader_options.script_dir = script_dir;
+  CommandReader reader(*sources, maps, program.virtual_files, reader_options);
+
+  // Which processes run at the same time: background jobs overlap what follows until `wait`.
+  std::vector<std::set<int>> concurrent(program.commands.size());
+  for (size_t i = 0; i < program.commands.size(); ++i)
+    for (int other : program.commands[i].concurrent_with) {
+      concurrent[i].insert(other);
+      concurrent[static_cast<size_t>(other)].insert(static_cast<int>(i));
+    }
+
+  for (size_t index = 0; index < program.commands.size(); ++index) {
+    const CommandRecord& record = program.commands[index];
+    ProgramRead read = reader.Read(record);
+    for (const std::string& f : read.files_read) config.files_read.push_back(f);
+    config.unresolved.insert(config.unresolved.end(), read.unresolved.begin(),
+                             read.unresolved.end());
+    config.notes.insert(config.notes.end(), read.notes.begin(), read.notes.end());
+    if (!read.map || read.workloads.empty()) continue;
+
+    // Defaults of the framework, where the script says nothing.
+    for (Workload& workload : read.workloads) {
+      if (workload.shares_process_gpus) continue;
+      for (const DefaultSpec& spec : read.map->defaults) {
+        if (workload.Find(spec.setting)) continue;
+        if (!spec.workloads.empty() &&
+            std::find(spec.workloads.begin(), spec.workloads.end(), workload.role) ==
+                spec.workloads.end())
+          continue;
+        if (!WhenHolds(spec.when, workload)) continue;
+        bool gpu_dependent = false;
+        std::string value = ChooseDefault(spec, gpu, read.entry, &gpu_dependent);
+        Setting setting;
+        setting.name = spec.setting;
+        setting.value = TypedValue(spec.setting, value);
+        setting.origin = Origin::kFrameworkDefault;
+        setting.not_editable_reason = "not written in the script (a framework default)";
+        setting.via = spec.source;
+        workload.settings[spec.setting] = setting;
+        workload.assumptions.push_back(fmt::format(
+            "{} = {}: {} default{}{}", spec.setting, value, read.map->title,
+            read.map->version.empty() ? "" : " (" + read.map->version + ")",
+            gpu_dependent && !gpu ? " for a GPU of unknown size" : ""));
+      }
+      if (auto it = config.directives.find("model");
+          it != config.directives.end() &&
+          (!workload.Find("model") || workload.Find("model")->value.kind == Value::Kind::kNone)) {
+        Setting model;
+        model.name = "model";
+        model.value = Value::String(it->second);
+        model.span = directive_spans["model"];
+        model.origin = Origin::kDirective;
+        workload.settings["model"] = model;
+      }
+    }
+
+    // GPUs each workload occupies, then which devices.
+    std::vector<int> pool = read.visible_devices;
+    bool devices_declared = read.devices_known;
+    if (!read.launch.gpu_ids.empty()) {
+      pool = read.launch.gpu_ids;
+      devices_declared = true;
+    }
+    if (!devices_declared && gpus_per_node)
+      for (int d = 0; d < *gpus_per_node; ++d) pool.push_back(d);
+    size_t next_device = 0;
+    int process_gpus = 0;
+    const WorkloadSpec* spec_of = nullptr;
+    for (size_t w = 0; w < read.workloads.size(); ++w) {
+      Workload& workload = read.workloads[w];
+      workload.process = static_cast<int>(index);
+      workload.background = record.background;
+      workload.branch = record.branch;
+      workload.concurrent_processes.assign(concurrent[index].begin(), concurrent[index].end());
+      if (workload.shares_process_gpus) {
+        workload.gpus = read.workloads[0].gpus;
+        workload.devices = read.workloads[0].devices;
+        workload.devices_assumed = read.workloads[0].devices_assumed;
+        continue;
+      }
+      spec_of = nullptr;
+      for (const WorkloadSpec& spec : read.map->workloads)
+        if (spec.role == workload.role) spec_of = &spec;
+      int gpus = 0;
+      if (spec_of && !spec_of->gpus.empty()) {
+        gpus = 1;
+        for (const std::string& factor : spec_of->gpus) {
+          auto value = workload.Number(factor);
+          if (!workload.Find(factor)) continue;  // absent factors count as 1
+          if (!value) {
+            gpus = 0;
+            break;
+          }
+          gpus *= static_cast<int>(*value);
+        }
+      } else if (read.launch.num_processes && read.launch.num_processes->value.is_number()) {
+        gpus = static_cast<int>(read.launch.num_processes->value.number);
+      } else if (read.launch.nproc_per_node) {
+        if (read.launch.nproc_per_node->value.is_number()) {
+          int nodes = 1;
+          if (read.launch.nodes && read.launch.nodes->value.is_number())
+            nodes = static_cast<int>(read.launch.nodes->value.number);
+          gpus = static_cast<int>(read.launch.nproc_per_node->value.number) * nodes;
+        }
+      } else if (auto map = workload.String("device_map");
+                 map && (*map == "auto" || *map == "balanced" || *map == "balanced_low_0")) {
+        gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
+      } else if (read.launch.distributed && !pool.empty()) {
+        gpus = static_cast<int>(pool.size());  // accelerate/deepspeed default: every visible GPU
+      } else {
+        gpus = 1;
+      }
+      workload.gpus = gpus;
+      bool colocated = false;
+      if (auto colocate = workload.Bool("colocate")) colocated = *colocate;
+      size_t start = colocated ? 0 : next_device;
+      int per_node_gpus = gpus;
+      if (auto nodes = workload.Number("nodes"); nodes && *nodes > 1)
+        per_node_gpus = gpus / static_cast<int>(*nodes);
+      for (int d = 0; d < per_node_gpus; ++d) {
+        size_t slot = start + static_cast<size_t>(d);
+        workload.devices.push_back(slot < pool.size() ? pool[slot] : static_cast<int>(slot));
+      }
+      workload.devices_assumed = !devices_declared;
+      if (!colocated) next_device = start + static_cast<size_t>(per_node_gpus);
+      process_gpus += gpus;
+    }
+    (void)process_gpus;
+    for (Workload& workload : read.workloads) config.workloads.push_back(std::move(workload));
+  }
+
+  // Settings whose value stays unknown, once each.
+  std::set<std::string> seen;
+  std::vector<Unresolved> unique;
+  for (const Unresolved& u : config.unresolved) {
+    std::string key = fmt::format("{}:{}:{}", u.name, u.span.line, u.reason);
+    if (seen.insert(key).second) unique.push_back(u);
+  }
+  config.unresolved = std::move(unique);
+  return result;
+}
+
+}  // namespace gpulint

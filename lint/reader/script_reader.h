@@ -1,0 +1,46 @@
+// The reader's entry point: a script's text in, a run configuration out — every workload it
+// starts with settings, spans, defaults, GPUs and devices. Pure apart from the injected file
+// reader (sourced scripts, config and Python files); never executes anything.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "lint/core/run_config.h"
+#include "lint/reader/framework_map.h"
+#include "lint/reader/source_map.h"
+
+namespace gpulint {
+
+struct GpuFacts {
+  std::string name;   ///< canonical
+  double total_gib = 0;
+};
+
+struct ReadOptions {
+  std::map<std::string, std::string> env;  ///< --env and gpulint.toml [env]
+  /// Reads files the script names; null: no file system (tests, stdin without a folder).
+  std::function<bool(const std::string& path, std::string* text)> read_file;
+  /// Resolves a GPU name, for defaults that depend on the GPU (vLLM's batch budget).
+  std::function<std::optional<GpuFacts>(const std::string& name)> gpu_facts;
+  std::string gpu_override;  ///< --gpu
+  std::string gpu_default;   ///< gpulint.toml gpu
+};
+
+struct ReadResult {
+  RunConfig config;
+  bool ok = true;
+  std::string error;  ///< "binary file" and the like: the input cannot be read at all
+};
+
+/// Reads `text` as the script at `path`. `sources` receives every file read (index 0 is the
+/// script) so that spans can be shown with their lines.
+ReadResult ReadScript(const std::string& path, const std::string& text,
+                      const FrameworkMaps& maps, const ReadOptions& options, SourceMap* sources);
+
+/// A reader over the real file system (relative paths resolve from the current directory).
+std::function<bool(const std::string&, std::string*)> FileSystemReader();
+
+}  // namespace gpulint

@@ -1,0 +1,33 @@
+// Turns the text of a flag's value (with its provenance) into a typed canonical setting.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "lint/core/run_config.h"
+#include "lint/reader/framework_map.h"
+#include "lint/reader/shell_text.h"
+#include "lint/reader/source_map.h"
+
+namespace gpulint {
+
+struct BuiltSetting {
+  Setting setting;
+  std::optional<Unresolved> unresolved;  ///< set when the value cannot be known
+};
+
+/// Applies `spec` to a value. `value` is null for a switch given without a value; `negated` is a
+/// `--no-` spelling; `flag_span` is where the flag itself is written (cited for switches).
+/// `config_origin`: the text comes from a config or Python file. Returns nullopt when the flag
+/// sets nothing (a bool key that is false and only names a fixed value).
+std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value, bool negated,
+                                         const SourceSpan& flag_span, bool config_origin,
+                                         const SourceMap& sources);
+
+/// Parses "true"/"false"/"1"/"0"/"yes"/"no" (any case); nullopt for anything else.
+std::optional<bool> ParseBoolText(const std::string& text);
+
+/// A typed value from text for setting `name` (rules/settings.toml decides the type).
+Value TypedValue(const std::string& name, const std::string& text);
+
+}  // namespace gpulint

@@ -1,0 +1,42 @@
+// Shell variables during evaluation: scalars and arrays with provenance, exported or not, and
+// marked ambiguous when branches that gpulint cannot decide set them differently.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/reader/shell_text.h"
+
+namespace gpulint {
+
+struct Variable {
+  bool is_array = false;
+  Text scalar;
+  std::vector<Text> elements;
+  bool exported = false;
+  bool ambiguous = false;
+  std::string ambiguity;  ///< e.g. "set differently in the branches of the if on line 12"
+
+  /// Scalar value; for an array its first element (as bash does for $A).
+  Text Value() const { return is_array ? (elements.empty() ? Text() : elements[0]) : scalar; }
+  bool SameAs(const Variable& other) const;
+};
+
+class ShellEnv {
+ public:
+  const Variable* Get(const std::string& name) const;
+  Variable* GetMutable(const std::string& name);
+  void SetScalar(const std::string& name, Text value);
+  void SetArray(const std::string& name, std::vector<Text> elements);
+  void Unset(const std::string& name) { vars_.erase(name); }
+  void Export(const std::string& name);
+  const std::map<std::string, Variable>& vars() const { return vars_; }
+  std::map<std::string, Variable>& mutable_vars() { return vars_; }
+
+ private:
+  std::map<std::string, Variable> vars_;
+};
+
+}  // namespace gpulint

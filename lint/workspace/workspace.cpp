@@ -1,0 +1,122 @@
+#include "lint/workspace/workspace.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "estimator/units.h"
+#include "lint/util/strings.h"
+#include "lint/workspace/file_walker.h"
+
+namespace gpulint {
+namespace fs = std::filesystem;
+
+Workspace::Workspace(const InputOptions& options) : options_(options) {}
+
+bool Workspace::Absorb(const ProjectConfig& config, std::string* error) {
+  for (const std::string& warning : config.warnings)
+    if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end())
+      warnings_.push_back(warning);
+  for (const std::string& map : config.framework_maps)
+    if (!maps_.AddFile(map, error)) return false;
+  return catalog_.AddUserEntries(config, error);
+}
+
+bool Workspace::Init(std::string* error) {
+  for (const std::string& assignment : options_.env) {
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      *error = fmt::format("--env takes NAME=VALUE, not '{}': gpulint --env", assignment);
+      return false;
+    }
+    env_[assignment.substr(0, eq)] = assignment.substr(eq + 1);
+  }
+  if (options_.isolated || options_.config.empty()) return true;
+  explicit_config_ = std::make_unique<ProjectConfig>();
+  if (!LoadProjectConfig(options_.config, explicit_config_.get(), error)) return false;
+  return Absorb(*explicit_config_, error);
+}
+
+const ProjectConfig* Workspace::ConfigFor(const std::string& path, std::string* error) {
+  if (options_.isolated) return &empty_config_;
+  if (explicit_config_) return explicit_config_.get();
+  std::string dir = fs::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  auto cached = config_path_by_dir_.find(dir);
+  std::string config_path =
+      cached != config_path_by_dir_.end() ? cached->second : FindProjectConfig(dir);
+  config_path_by_dir_[dir] = config_path;
+  if (config_path.empty()) return &empty_config_;
+  auto it = configs_by_path_.find(config_path);
+  if (it != configs_by_path_.end()) return it->second.get();
+  auto config = std::make_unique<ProjectConfig>();
+  if (!LoadProjectConfig(config_path, config.get(), error) || !Absorb(*config, error))
+    return nullptr;
+  const ProjectConfig* result = config.get();
+  configs_by_path_[config_path] = std::move(config);
+  return result;
+}
+
+std::string Workspace::DefaultGpu(const std::string& path, std::string* error) {
+  if (!options_.gpu.empty()) return options_.gpu;
+  const ProjectConfig* config = ConfigFor(path, error);
+  return config && config->gpu ? *config->gpu : "";
+}
+
+bool Workspace::LoadInputs(std::vector<LoadedFile>* files, std::string* error) {
+  if (options_.paths.empty()) {
+    *error = "no input: give files or folders, or '-' for stdin";
+    return false;
+  }
+  for (const std::string& path : options_.paths) {
+    if (path == "-") {
+      LoadedFile file;
+      file.path = options_.stdin_filename.empty() ? "<stdin>" : options_.stdin_filename;
+      file.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      file.from_stdin = true;
+      files->push_back(std::move(file));
+      continue;
+    }
+    std::vector<std::string> found;
+    std::vector<std::string> exclude;
+    std::string config_error;
+    if (const ProjectConfig* config = ConfigFor(path, &config_error)) {
+      exclude = config->exclude;
+    } else {
+      *error = config_error;
+      return false;
+    }
+    if (!CollectFiles(path, exclude, &found, error)) return false;
+    for (const std::string& name : found) {
+      std::string text;
+      if (!FileSystemReader()(name, &text)) {
+        *error = fmt::format("cannot read file: {}", name);
+        return false;
+      }
+      files->push_back({name, std::move(text), false});
+    }
+  }
+  return true;
+}
+
+ReadResult Workspace::Read(const LoadedFile& file, SourceMap* sources, std::string* error) {
+  const ProjectConfig* config = ConfigFor(file.path, error);
+  ReadOptions read_options;
+  if (config) read_options.env = config->env;
+  for (const auto& [name, value] : env_) read_options.env[name] = value;
+  // stdin without a real file name has no folder to read sourced files from.
+  if (!file.from_stdin || !options_.stdin_filename.empty()) read_options.read_file = FileSystemReader();
+  read_options.gpu_override = options_.gpu;
+  if (config && config->gpu) read_options.gpu_default = *config->gpu;
+  read_options.gpu_facts = [this](const std::string& name) -> std::optional<GpuFacts> {
+    GpuResolution resolution = catalog_.ResolveGpu(name);
+    if (!resolution.spec) return std::nullopt;
+    return GpuFacts{resolution.spec->name, est::BytesToGib(resolution.spec->total_bytes)};
+  };
+  return ReadScript(file.path, file.text, maps_, read_options, sources);
+}
+
+}  // namespace gpulint

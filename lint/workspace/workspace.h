@@ -1,0 +1,59 @@
+// One gpulint run's world: the options, the configuration closest to each file, the catalog and
+// flag maps (with the project's additions), and the input files. The subcommands start here.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lint/catalog/catalog.h"
+#include "lint/cli/options.h"
+#include "lint/config/project_config.h"
+#include "lint/reader/framework_map.h"
+#include "lint/reader/script_reader.h"
+
+namespace gpulint {
+
+struct LoadedFile {
+  std::string path;  ///< as the user gave it (or found by walking a folder)
+  std::string text;
+  bool from_stdin = false;
+};
+
+class Workspace {
+ public:
+  explicit Workspace(const InputOptions& options);
+
+  /// Loads --config (or nothing with --isolated). False with `error` for an invalid file.
+  bool Init(std::string* error);
+  /// Expands the paths into files and reads them; stdin for "-". False for unreadable input.
+  bool LoadInputs(std::vector<LoadedFile>* files, std::string* error);
+  /// The configuration that applies to `path`: --config, else the closest gpulint.toml.
+  /// Returns nullptr on an invalid configuration (error set).
+  const ProjectConfig* ConfigFor(const std::string& path, std::string* error);
+  /// Reads a file into a run configuration.
+  ReadResult Read(const LoadedFile& file, SourceMap* sources, std::string* error);
+
+  const Catalog& catalog() const { return catalog_; }
+  const FrameworkMaps& maps() const { return maps_; }
+  /// Configuration warnings (unknown keys), each once.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The GPU name that applies to a file: --gpu, else its config's gpu ("" when none).
+  std::string DefaultGpu(const std::string& path, std::string* error);
+
+ private:
+  bool Absorb(const ProjectConfig& config, std::string* error);
+
+  InputOptions options_;
+  Catalog catalog_;
+  FrameworkMaps maps_;
+  std::unique_ptr<ProjectConfig> explicit_config_;
+  std::map<std::string, std::unique_ptr<ProjectConfig>> configs_by_path_;
+  std::map<std::string, std::string> config_path_by_dir_;
+  std::vector<std::string> warnings_;
+  ProjectConfig empty_config_;
+  std::map<std::string, std::string> env_;
+};
+
+}  // namespace gpulint
