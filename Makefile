@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 60
 
-.PHONY: all build deps test-deps demo test unit clean format
+.PHONY: all build deps test-deps demo test unit fuzz clean format
 
 all: build
 
@@ -29,6 +29,10 @@ unit: test-deps
 	@cd build-asan && ctest --output-on-failure -j $(JOBS)
 
 test: unit
+	@scripts/run-fuzz $(FUZZ_SECONDS)
+
+fuzz: test-deps
+	@scripts/run-fuzz 600
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cc')

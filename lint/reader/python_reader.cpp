@@ -223,7 +223,7 @@ class Reader {
       value.conditional = conditional_;
       auto it = module_.constants.find(name.text);
       if (it != module_.constants.end() && it->second.kind == PyValue::Kind::kDict)
-        it->second.entries.emplace_back(key, value);
+        it->second.entries.push_back({key, value});
       return true;
     }
     return false;
@@ -254,7 +254,7 @@ class Reader {
 
   // Reads "a, b, key=value, **name)" up to and including the closing parenthesis.
   void ReadArguments(std::vector<PyValue>* positional,
-                     std::vector<std::pair<std::string, PyValue>>* keywords, int depth) {
+                     std::vector<PyEntry>* keywords, int depth) {
     while (Tok().kind != PyToken::Kind::kEnd && Tok().text != ")") {
       if (Tok().text == ",") {
         ++pos_;
@@ -271,7 +271,7 @@ class Reader {
           Peek(1).kind == PyToken::Kind::kOp) {
         std::string key = Tok().text;
         pos_ += 2;
-        keywords->emplace_back(key, ReadValue(depth + 1));
+        keywords->push_back({key, ReadValue(depth + 1)});
         continue;
       }
       positional->push_back(ReadValue(depth + 1));
@@ -364,7 +364,7 @@ class Reader {
         std::string key_text = key.kind == PyValue::Kind::kString || key.kind == PyValue::Kind::kNumber
                                    ? key.text
                                    : "?";
-        value.entries.emplace_back(key_text, item);
+        value.entries.push_back({key_text, item});
       }
       if (Tok().text == "}") ++pos_;
     } else if (first.text == "[") {

@@ -12,6 +12,8 @@
 
 namespace gpulint {
 
+struct PyEntry;
+
 /// A Python expression as far as gpulint understands it.
 struct PyValue {
   enum class Kind {
@@ -27,9 +29,15 @@ struct PyValue {
   size_t offset = 0;       ///< source range of the value (a string's content, without quotes)
   size_t length = 0;
   bool exact = true;       ///< text equals the source bytes at [offset, offset + length)
-  std::vector<std::pair<std::string, PyValue>> entries;  ///< dict items / call keyword args
+  std::vector<PyEntry> entries;  ///< dict items / call keyword args
   std::vector<PyValue> items;                              ///< list items / positional args
   bool conditional = false;  ///< set inside an if/for/try block, not unconditionally
+};
+
+/// A dict item or keyword argument: `key` (a string or number key as text) and its value.
+struct PyEntry {
+  std::string key;
+  PyValue value;
 };
 
 struct PyArgument {  ///< parser.add_argument("--tp", type=int, default=1)
@@ -45,7 +53,7 @@ struct PyCall {
   std::string full_callee; ///< as written: "AutoModelForCausalLM.from_pretrained"
   size_t offset = 0;       ///< of the callee
   std::vector<PyValue> positional;
-  std::vector<std::pair<std::string, PyValue>> keywords;  ///< with **dict entries merged in
+  std::vector<PyEntry> keywords;  ///< with **dict entries merged in
 };
 
 struct PyModule {

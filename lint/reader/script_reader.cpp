@@ -134,8 +134,8 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
 
   // Directives: #SBATCH in the leading comment block, # gpulint: anywhere.
   size_t first_command = text.size();
-  for (const CommandRecord& record : program.commands)
-    if (record.file == file) first_command = std::min(first_command, record.offset);
+  if (auto it = program.first_command.find(file); it != program.first_command.end())
+    first_command = it->second;
   std::map<std::string, SourceSpan> directive_spans;
   ReadDirectives(program.comments, file, first_command, *sources, &config.cluster,
                  &config.directives, &directive_spans, &config.notes);

@@ -59,11 +59,14 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
   if (!value) return std::nullopt;
 
   // Provenance of the written value.
+  // A value that came through a variable points at the variable's text, even when a config
+  // file (a heredoc) carried it; one that no file holds came from --env.
   std::string variable = value->Variable();
-  if (!variable.empty() && !config_origin) {
+  if (!variable.empty()) {
     setting.origin = Origin::kVariableDefault;
     setting.via = "$" + variable;
   }
+  if (!value->Start() && value->Known()) setting.origin = Origin::kCommandLine;
   int file = -1;
   size_t offset = 0, length = 0;
   if (value->ExactRun(&file, &offset, &length)) {

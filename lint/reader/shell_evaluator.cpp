@@ -19,6 +19,16 @@ namespace {
 constexpr size_t kMaxLoopItems = 64;
 constexpr int kMaxCallDepth = 16;
 constexpr int kMaxEvaluatedCommands = 20000;
+// A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
+constexpr size_t kMaxValueBytes = 1 << 20;
+constexpr size_t kMaxValuePieces = 4096;
+
+Text Capped(Text text, int file, size_t offset) {
+  size_t bytes = 0;
+  for (const TextPiece& piece : text.pieces()) bytes += piece.text.size();
+  if (bytes <= kMaxValueBytes && text.pieces().size() <= kMaxValuePieces) return text;
+  return Text::Unknown("a value that grows past 1 MiB or 4096 parts", file, offset, 1);
+}
 
 enum class Flow { kNormal, kExit, kReturn, kBreak, kContinue };
 
@@ -582,13 +592,19 @@ class Evaluator {
       Flow flow = Eval(*node.children[0], context);
       return flow == Flow::kBreak || flow == Flow::kContinue ? Flow::kNormal : flow;
     }
+    ++loop_depth_;
+    Flow result = Flow::kNormal;
     for (Text& item : items) {
       env_.SetScalar(node.name, item);
       Flow flow = Eval(*node.children[0], context);
       if (flow == Flow::kBreak) break;
-      if (flow == Flow::kExit || flow == Flow::kReturn) return flow;
+      if (flow == Flow::kExit || flow == Flow::kReturn) {
+        result = flow;
+        break;
+      }
     }
-    return Flow::kNormal;
+    --loop_depth_;
+    return result;
   }
 
   // ---- commands ----
@@ -600,13 +616,16 @@ class Evaluator {
         if (const Variable* old = env_.Get(assignment.name); old && old->is_array)
           elements = old->elements;
       for (const Word& word : assignment.elements)
-        for (Text& field : ExpandWord(word, file)) elements.push_back(std::move(field));
+        for (Text& field : ExpandWord(word, file)) {
+          if (elements.size() >= kMaxValuePieces) break;
+          elements.push_back(Capped(std::move(field), file, assignment.offset));
+        }
       bool was_exported = env_.Get(assignment.name) && env_.Get(assignment.name)->exported;
       env_.SetArray(assignment.name, std::move(elements));
       if (exported || was_exported) env_.Export(assignment.name);
       return;
     }
-    Text value = ExpandJoined(assignment.value, file);
+    Text value = Capped(ExpandJoined(assignment.value, file), file, assignment.offset);
     // An empty value still has a place where a number could be written: keep it as a span.
     if (value.empty())
       value = Text::Literal("", file, assignment.value.offset, 0, true, false);
@@ -624,20 +643,22 @@ class Evaluator {
     if (assignment.append && existing) {
       Text combined = existing->Value();
       combined.Append(value);
-      value = combined;
+      value = Capped(combined, file, assignment.offset);
     }
     env_.SetScalar(assignment.name, value);
     if (exported || was_exported) env_.Export(assignment.name);
   }
 
   Flow EvalCommand(const Node& node, const Context& context) {
-    if (++evaluated_commands_ > kMaxEvaluatedCommands) {
+    // Straight-line code is linear in the input; only loops and calls repeat it.
+    if ((loop_depth_ > 0 || call_depth_ > 0) && ++evaluated_commands_ > kMaxEvaluatedCommands) {
       if (evaluated_commands_ == kMaxEvaluatedCommands + 1)
         Note(context.file, node.offset,
              "the script expands into more than 20000 commands; the rest is not read");
       return Flow::kExit;
     }
     const int file = context.file;
+    if (!out_.first_command.count(file)) out_.first_command[file] = node.offset;
     std::vector<Text> argv;
     for (const Word& word : node.words)
       for (Text& field : ExpandWord(word, file)) argv.push_back(std::move(field));
@@ -922,6 +943,7 @@ class Evaluator {
   std::string cwd_;
   bool cwd_known_ = true;
   int call_depth_ = 0;
+  int loop_depth_ = 0;
   int evaluated_commands_ = 0;
 };
 

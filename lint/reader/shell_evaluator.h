@@ -51,6 +51,7 @@ struct ShellProgram {
   std::vector<CommandRecord> commands;
   std::vector<CommentRecord> comments;
   std::map<std::string, Text> virtual_files;  ///< files the script writes from heredocs
+  std::map<int, size_t> first_command;          ///< per file: where its first command starts
   std::vector<ReaderNote> notes;
   ShellEnv final_env;                          ///< variables when the script ends
 };

@@ -1,0 +1,95 @@
+// Hostile and broken input: never a crash, a hang, or a silent wrong answer.
+#include <catch2/catch.hpp>
+
+#include "tests/support/reader_helpers.h"
+
+using gpulint::SourceMap;
+using gpulint::testing::ReadText;
+
+namespace {
+
+bool HasNote(const gpulint::RunConfig& config, const std::string& text) {
+  for (const auto& note : config.notes)
+    if (note.message.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("unterminated quotes and heredocs are notes, not crashes", "[reader][robust]") {
+  SourceMap a, b, c;
+  CHECK(HasNote(ReadText("vllm serve 'Qwen/Qwen3-8B\n--tp 2\n", &a).config,
+                "single quote is never closed"));
+  CHECK(HasNote(ReadText("echo \"abc\n", &b).config, "double quote is never closed"));
+  CHECK(HasNote(ReadText("cat > x.json <<EOF\n{\"a\": 1}\n", &c).config,
+                "heredoc 'EOF' is never terminated"));
+}
+
+TEST_CASE("a 10 MB single line reads", "[reader][robust]") {
+  std::string line = "vllm serve Qwen/Qwen3-8B --served-model-name " + std::string(10 << 20, 'a');
+  SourceMap sources;
+  auto result = ReadText(line + "\n", &sources);
+  REQUIRE(result.config.workloads.size() == 1);
+  CHECK(result.config.workloads[0].Find("model")->value.ToString() == "Qwen/Qwen3-8B");
+}
+
+TEST_CASE("a 200k-line file reads", "[reader][robust]") {
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += "VAR_" + std::to_string(i % 1000) + "=" + std::to_string(i) + "\n";
+  text += "vllm serve Qwen/Qwen3-8B --max-model-len $VAR_999\n";
+  SourceMap sources;
+  auto result = ReadText(text, &sources);
+  REQUIRE(result.config.workloads.size() == 1);
+  // The last assignment of VAR_999 is i = 199999.
+  CHECK(result.config.workloads[0].Find("max_model_len")->value.number == 199999);
+}
+
+TEST_CASE("deep nesting stops at a limit with a note", "[reader][robust]") {
+  std::string ifs, fis;
+  for (int i = 0; i < 5000; ++i) {
+    ifs += "if true; then\n";
+    fis += "fi\n";
+  }
+  SourceMap a;
+  CHECK(HasNote(ReadText(ifs + "vllm serve x\n" + fis, &a).config, "nesting deeper than 100"));
+
+  std::string defaults = "X=";
+  for (int i = 0; i < 10000; ++i) defaults += "${A:-";
+  defaults += "1";
+  for (int i = 0; i < 10000; ++i) defaults += "}";
+  SourceMap b;
+  auto result = ReadText(defaults + "\nvllm serve m --max-model-len $X\n", &b);
+  REQUIRE(result.config.workloads.size() == 1);
+  CHECK(result.config.workloads[0].Find("max_model_len")->value.kind ==
+        gpulint::Value::Kind::kNone);  // past the depth cap the value is unknown, not guessed
+
+  SourceMap c;
+  ReadText("X=" + std::string(100000, '(') + "\n" + std::string(100000, '(') + "\n", &c);
+  SourceMap d;
+  ReadText("echo " + std::string(50000, '$') + std::string(50000, '(') + "\n", &d);
+  SUCCEED("deeply nested parentheses read without exhausting the stack");
+}
+
+TEST_CASE("self-referencing variables do not blow up", "[reader][robust]") {
+  std::string text = "X=ab\n";
+  for (int i = 0; i < 64; ++i) text += "X=$X$X\n";
+  text += "vllm serve m --max-model-len $X\n";
+  SourceMap sources;
+  auto result = ReadText(text, &sources);
+  REQUIRE(result.config.workloads.size() == 1);
+  CHECK(result.config.workloads[0].Find("max_model_len")->value.kind ==
+        gpulint::Value::Kind::kNone);
+  SourceMap loop;
+  ReadText("f() { f; }\nf\nX=$X\n", &loop);  // recursion is cut at a call depth
+  SUCCEED("recursive functions stop");
+}
+
+TEST_CASE("nested loops are bounded", "[reader][robust]") {
+  std::string text = "L=\"1 2 3 4 5 6 7 8 9 10\"\n";
+  for (int i = 0; i < 8; ++i) text += "for a" + std::to_string(i) + " in $L; do\n";
+  text += "vllm serve m\n";
+  for (int i = 0; i < 8; ++i) text += "done\n";
+  SourceMap sources;
+  auto result = ReadText(text, &sources);
+  CHECK(HasNote(result.config, "more than 20000 commands"));
+}
