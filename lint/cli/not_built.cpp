@@ -21,10 +21,6 @@ int RunLintCommand(const Args& args) {
   auto parsed = ParseLintOptions(args);
   return parsed.options ? NotBuiltYet("lint", "issue 6: rule engine") : parsed.exit_code;
 }
-int RunEstimateCommand(const Args& args) {
-  auto parsed = ParseEstimateOptions(args);
-  return parsed.options ? NotBuiltYet("estimate", "issue 5: estimator") : parsed.exit_code;
-}
 int RunFixCommand(const Args& args) {
   auto parsed = ParseFixOptions(args);
   return parsed.options ? NotBuiltYet("fix", "issue 7: tuner") : parsed.exit_code;

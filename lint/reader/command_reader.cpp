@@ -432,7 +432,7 @@ class CommandReader::Impl {
       module = first;
       python = true;
     }
-    out_.entry = python ? "python" : "command";
+    out_.entry = python ? "python" : "command";  // MatchFramework may refine it
     out_.script = !module.empty() ? module : script;
 
     // The Python file, when it is in the tree, for its calls and argparse defaults.
@@ -520,7 +520,10 @@ class CommandReader::Impl {
         }
         if (!match.python_call.empty() && source)
           for (const PyCall& call : source->module.calls)
-            if (call.callee == match.python_call) return &map;
+            if (call.callee == match.python_call) {
+              out_.entry = "python_call";  // e.g. vLLM's LLM class, not its server
+              return &map;
+            }
       }
     }
     return nullptr;

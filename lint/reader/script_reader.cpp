@@ -72,6 +72,31 @@ std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>
 
 }  // namespace
 
+void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
+                            const std::optional<GpuFacts>& gpu, Workload* workload) {
+  for (const DefaultSpec& spec : map.defaults) {
+    if (workload->Find(spec.setting)) continue;
+    if (!spec.workloads.empty() &&
+        std::find(spec.workloads.begin(), spec.workloads.end(), workload->role) ==
+            spec.workloads.end())
+      continue;
+    if (!WhenHolds(spec.when, *workload)) continue;
+    bool gpu_dependent = false;
+    std::string value = ChooseDefault(spec, gpu, entry, &gpu_dependent);
+    Setting setting;
+    setting.name = spec.setting;
+    setting.value = TypedValue(spec.setting, value);
+    setting.origin = Origin::kFrameworkDefault;
+    setting.not_editable_reason = "not written in the script (a framework default)";
+    setting.via = spec.source;
+    workload->settings[spec.setting] = setting;
+    workload->assumptions.push_back(fmt::format(
+        "{} = {}: {} default{}{}", spec.setting, value, map.title,
+        map.version.empty() ? "" : " (" + map.version + ")",
+        gpu_dependent && !gpu ? " for a GPU of unknown size" : ""));
+  }
+}
+
 std::function<bool(const std::string&, std::string*)> FileSystemReader() {
   return [](const std::string& path, std::string* text) {
     std::error_code ec;
@@ -187,27 +212,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
     // Defaults of the framework, where the script says nothing.
     for (Workload& workload : read.workloads) {
       if (workload.shares_process_gpus) continue;
-      for (const DefaultSpec& spec : read.map->defaults) {
-        if (workload.Find(spec.setting)) continue;
-        if (!spec.workloads.empty() &&
-            std::find(spec.workloads.begin(), spec.workloads.end(), workload.role) ==
-                spec.workloads.end())
-          continue;
-        if (!WhenHolds(spec.when, workload)) continue;
-        bool gpu_dependent = false;
-        std::string value = ChooseDefault(spec, gpu, read.entry, &gpu_dependent);
-        Setting setting;
-        setting.name = spec.setting;
-        setting.value = TypedValue(spec.setting, value);
-        setting.origin = Origin::kFrameworkDefault;
-        setting.not_editable_reason = "not written in the script (a framework default)";
-        setting.via = spec.source;
-        workload.settings[spec.setting] = setting;
-        workload.assumptions.push_back(fmt::format(
-            "{} = {}: {} default{}{}", spec.setting, value, read.map->title,
-            read.map->version.empty() ? "" : " (" + read.map->version + ")",
-            gpu_dependent && !gpu ? " for a GPU of unknown size" : ""));
-      }
+      ApplyFrameworkDefaults(*read.map, read.entry, gpu, &workload);
       if (auto it = config.directives.find("model");
           it != config.directives.end() &&
           (!workload.Find("model") || workload.Find("model")->value.kind == Value::Kind::kNone)) {

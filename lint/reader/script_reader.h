@@ -40,6 +40,11 @@ struct ReadResult {
 ReadResult ReadScript(const std::string& path, const std::string& text,
                       const FrameworkMaps& maps, const ReadOptions& options, SourceMap* sources);
 
+/// Fills the map's defaults that the workload does not set (GPU-dependent ones by `gpu`;
+/// `entry` is "python_call" when a Python call started it), and lists each as an assumption.
+void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
+                            const std::optional<GpuFacts>& gpu, Workload* workload);
+
 /// A reader over the real file system (relative paths resolve from the current directory).
 std::function<bool(const std::string&, std::string*)> FileSystemReader();
 

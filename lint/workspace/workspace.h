@@ -36,6 +36,8 @@ class Workspace {
   ReadResult Read(const LoadedFile& file, SourceMap* sources, std::string* error);
 
   const Catalog& catalog() const { return catalog_; }
+  /// --gpu, which beats every declaration ("" when not given).
+  const std::string& gpu_override() const { return options_.gpu; }
   const FrameworkMaps& maps() const { return maps_; }
   /// Configuration warnings (unknown keys), each once.
   const std::vector<std::string>& warnings() const { return warnings_; }

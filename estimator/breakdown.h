@@ -1,0 +1,41 @@
+// The estimator's answer: per-GPU memory by term, the three peaks users compare against
+// (live tensors, allocator reservation, device total) and the assumptions behind them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpulint::est {
+
+/// A named part of the ledger, for people ("activations: 38 layers x 2 x 4096 tokens ...").
+struct Term {
+  std::string name;
+  double bytes = 0;
+  std::string note;
+};
+
+struct Breakdown {
+  // The canonical terms of architecture.md, bytes per GPU at the peak.
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+  double activations = 0;
+  double logits = 0;
+  double kv_cache = 0;
+  double overhead = 0;  ///< CUDA context, NCCL/cuBLAS workspaces, allocator slack, CUDA graphs
+
+  double torch_allocated = 0;  ///< peak of live tensors (torch.cuda.max_memory_allocated)
+  double torch_reserved = 0;   ///< + the caching allocator's slack
+  double total = 0;            ///< what nvidia-smi shows for the process
+
+  std::string peak_phase;      ///< where the peak is: "backward", "optimizer step", ...
+  std::vector<Term> terms;     ///< finer ledger for the text report
+  std::vector<std::string> assumptions;
+
+  // Serving only.
+  double kv_cache_tokens = -1;  ///< tokens the engine's KV pool holds (engine-wide); -1: n/a
+  double max_concurrency = -1;  ///< kv_cache_tokens / max_model_len
+  double requested = 0;         ///< an engine's claimed budget (util x total), 0 when none
+};
+
+}  // namespace gpulint::est

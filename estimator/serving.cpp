@@ -1,0 +1,174 @@
+#include "estimator/serving.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "estimator/kv_cache.h"
+#include "estimator/overhead.h"
+#include "estimator/param_count.h"
+#include "estimator/param_share.h"
+#include "estimator/units.h"
+#include "estimator/weight_format.h"
+
+namespace gpulint::est {
+namespace {
+
+// vLLM's non-torch memory measured after its baseline (llm-d capacity planner, vLLM 0.11 on H100:
+// 0.13 GiB at TP=1, 0.54 GiB at TP=2 with NCCL).
+constexpr double kVllmNonTorchGib = 0.13;
+constexpr double kVllmNcclGib = 0.41;
+// CUDA graphs of the decode batch sizes, captured after the KV pool outside the budget: vLLM
+// logs 0.1-1.1 GiB ("Graph capturing finished ... took X GiB").
+constexpr double kVllmCudaGraphGib = 0.5;
+// The V1 engine's dummy sampler run over max_num_seqs rows of the vocabulary keeps fp32 logits,
+// sorted copies with int64 indices for top-k/top-p, probabilities and log-probabilities: about
+// 36 bytes per (sequence, vocabulary) element, fitted on the llm-d v0.11 activation peaks of
+// Qwen3-0.6B, Llama-3.1-8B and gpt-oss-20b, which differ mostly in vocabulary size. The V0
+// sampler kept logits, probabilities and log-probabilities: 12 bytes.
+constexpr double kSamplerBytesV1 = 36;
+constexpr double kSamplerBytesV0 = 12;
+constexpr double kBlockSize = 16;  // vLLM's default KV block on CUDA
+
+double MlpWidthPerToken(const ModelArch& m) {
+  // Tokens pass through a dense MLP, or top-k experts of expert width.
+  if (m.is_moe())
+    return static_cast<double>(m.experts_per_token) * m.expert_intermediate_size +
+           m.shared_expert_intermediate_size;
+  return static_cast<double>(m.intermediate_size);
+}
+
+// The forward pass over `tokens` tokens keeps, at its widest point (the MLP), the hidden input,
+// the residual and the MLP's intermediate tensors of one layer: c x (2h + 3I) per token for a
+// gated MLP (gate and up outputs, then the activation's output), c x (2h + 2I) otherwise.
+double ForwardPeakBytes(const ModelArch& m, double tokens, int tp) {
+  const double c = 2;
+  double mlp = (m.gated_mlp ? 3 : 2) * MlpWidthPerToken(m) / std::max(tp, 1);
+  double attention = (static_cast<double>(m.num_attention_heads) * m.head_dim +
+                      2.0 * m.num_kv_heads * m.head_dim) / std::max(tp, 1);
+  return c * tokens * (2.0 * m.hidden_size + std::max(mlp, attention));
+}
+
+}  // namespace
+
+double ServingWeightBytes(const ModelArch& m, const Quantization& quant, int tp, int pp, int ep) {
+  ParamBreakdown params = CountParams(m);
+  ParamShare share = ShareOfGpu(m, params, tp, pp, ep);
+  double base = DtypeBytes(m.dtype);
+  if (quant.format == WeightFormat::kDefault) return share.Total() * base;
+  double linear = share.Quantizable(quant.exclusions);
+  return linear * QuantizedBytesPerWeight(quant) + (share.Total() - linear) * base;
+}
+
+double SglangDefaultMemoryFraction(double total_bytes, int tp, int pp, double chunked_prefill,
+                                   double cuda_graph_max_bs) {
+  // sgl-project/sglang server_args.py: reserve room for activations and CUDA graphs, sized by
+  // the chunked prefill and the largest graph batch, and a little per TP x PP rank.
+  double total_gb = total_bytes / 1e9;
+  if (chunked_prefill <= 0) chunked_prefill = total_gb < 35 ? 2048 : total_gb < 60 ? 4096
+                                              : total_gb < 160 ? 8192 : 16384;
+  if (cuda_graph_max_bs <= 0)
+    cuda_graph_max_bs = total_gb < 35 ? (tp < 4 ? 24 : 80) : total_gb < 60 ? (tp < 4 ? 32 : 160)
+                        : total_gb < 160 ? (tp < 4 ? 256 : 512) : 512;
+  double reserved_mb = 512 + 1.5 * std::max(chunked_prefill, 2048.0) + 2 * cuda_graph_max_bs +
+                       1024.0 * tp * pp / 8;
+  double total_mb = total_bytes / kMiB;
+  if (total_mb > 60 * 1024) reserved_mb = std::max(reserved_mb, 10.0 * 1024);
+  return std::clamp((total_mb - reserved_mb) / total_mb, 0.3, 0.95);
+}
+
+Breakdown EstimateServing(const ServingInput& in) {
+  const ModelArch& m = *in.arch;
+  Breakdown b;
+  const int ep = in.expert_parallel ? std::max(in.dp, 1) : 1;
+  b.weights = ServingWeightBytes(m, in.quant, in.tp, in.pp, ep);
+  if (in.cpu_offload_bytes > 0) b.weights = std::max(0.0, b.weights - in.cpu_offload_bytes);
+  const double max_len = in.max_model_len > 0 ? in.max_model_len
+                                              : static_cast<double>(m.max_position_embeddings);
+  const double kv_element = KvElementBytes(in.kv_cache_dtype, m.dtype);
+  const double kv_per_token = KvBytesPerToken(m, in.tp, in.pp, kv_element);
+  const bool nccl = in.tp * in.pp > 1;
+
+  if (in.engine == Engine::kHf) {
+    // device_map="auto" balances layers over the GPUs; max_memory caps each GPU and the rest
+    // goes to the CPU (or disk). The most loaded GPU holds its share plus that share of the
+    // cache and one layer's activations.
+    const int devices = std::max(in.device_count, 1);
+    double all_weights = ServingWeightBytes(m, in.quant, 1, 1, 1);
+    double share = all_weights / devices;
+    double cap = in.max_memory_bytes.empty() ? 0 : in.max_memory_bytes[0];
+    double placed = cap > 0 ? std::min(share, cap) : share;
+    if (placed < share)
+      b.terms.push_back({"offloaded to CPU/disk", (share - placed) * devices,
+                         "weights past max_memory per GPU"});
+    b.weights = placed;
+    double tokens = std::max(in.sequence_tokens, 1.0);
+    b.kv_cache = in.batch * tokens * KvBytesPerToken(m, 1, 1, kv_element) / devices;
+    b.activations = ForwardPeakBytes(m, in.batch * tokens, 1);
+    b.logits = in.batch * static_cast<double>(m.vocab_size) * 4;  // last position, fp32
+    b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
+    b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
+    b.total = DeviceTotal(b.torch_reserved, false);
+    b.overhead = b.total - b.torch_allocated;
+    b.peak_phase = "prefill";
+    return b;
+  }
+
+  if (in.engine == Engine::kSglang) {
+    // mem_fraction_static x total holds the weights and the KV pool; what is left holds the
+    // activations, CUDA graphs and the context.
+    double claimed = in.memory_fraction * in.gpu_total_bytes;
+    double context = GibToBytes(kCudaContextGib) + (nccl ? GibToBytes(kNcclGib) : 0);
+    double pool = claimed - b.weights - context;
+    if (in.max_total_tokens > 0) pool = std::min(pool, in.max_total_tokens * kv_per_token);
+    b.kv_cache = std::max(0.0, pool);
+    b.kv_cache_tokens = pool > 0 ? std::floor(pool / kv_per_token) : 0;
+    double chunk = in.chunked_prefill > 0 ? in.chunked_prefill : 8192;
+    b.activations = ForwardPeakBytes(m, chunk, in.tp);
+    b.logits = std::max(in.max_num_seqs, 1.0) * static_cast<double>(m.vocab_size) * 4;
+    double graphs = in.cuda_graph_max_bs > 0 ? in.cuda_graph_max_bs * 2 * kMiB : GibToBytes(0.5);
+    b.requested = claimed;
+    b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
+    b.torch_reserved = b.torch_allocated + graphs;
+    b.total = b.torch_reserved + context;
+    b.overhead = b.total - b.torch_allocated;
+    b.peak_phase = "serving (static pool + activations)";
+    if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
+    return b;
+  }
+
+  // vLLM: requested = util x total; the KV pool is what the profile run leaves of it.
+  const double requested = std::ceil(in.memory_fraction * in.gpu_total_bytes);
+  const double tokens = std::max(in.max_num_batched_tokens, 1.0);
+  const double sampler = std::max(in.max_num_seqs, 1.0) * static_cast<double>(m.vocab_size) *
+                         (in.v0_engine ? kSamplerBytesV0 : kSamplerBytesV1);
+  b.activations = ForwardPeakBytes(m, tokens, in.tp);
+  b.logits = sampler;
+  const double non_torch = GibToBytes(kVllmNonTorchGib + (nccl ? kVllmNcclGib : 0));
+  const double graphs = in.enforce_eager ? 0 : GibToBytes(kVllmCudaGraphGib);
+  double available = requested - b.weights - b.activations - b.logits - non_torch;
+  double page = kBlockSize * kv_per_token;
+  double blocks = available > 0 ? std::floor(available / page) : 0;
+  b.kv_cache = std::max(0.0, available);
+  // "GPU KV cache size": tokens of the whole engine (every TP rank holds its heads of them).
+  b.kv_cache_tokens = blocks * kBlockSize;
+  if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
+  b.requested = requested;
+  // The engine holds its whole budget from start-up on, and graphs on top of it.
+  b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
+  b.torch_reserved = std::max(b.torch_allocated, requested - non_torch) + graphs;
+  b.total = std::max(requested, b.weights + b.activations + b.logits + non_torch) + graphs;
+  b.overhead = b.total - b.torch_allocated;
+  b.peak_phase = "start-up profile, then a fixed KV pool";
+  b.terms.push_back({"non-torch (context, NCCL)", non_torch, ""});
+  if (graphs > 0) b.terms.push_back({"CUDA graphs", graphs, "captured outside the budget"});
+  b.terms.push_back({"KV bytes per token per rank", kv_per_token, ""});
+  if (available < 0)
+    b.assumptions.push_back(fmt::format(
+        "the budget ({:.2f} GiB) is smaller than weights + activation peak + non-torch memory",
+        BytesToGib(requested)));
+  return b;
+}
+
+}  // namespace gpulint::est

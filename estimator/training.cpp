@@ -1,0 +1,237 @@
+#include "estimator/training.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "estimator/overhead.h"
+#include "estimator/param_count.h"
+#include "estimator/param_share.h"
+#include "estimator/units.h"
+#include "estimator/weight_format.h"
+
+namespace gpulint::est {
+namespace {
+
+// Adapter parameters of LoRA rank r on one GPU: r x (in + out) per adapted linear.
+double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare& share) {
+  const double r = in.lora_rank, h = static_cast<double>(m.hidden_size);
+  const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
+  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+  double per_layer = r * (h + q) + r * (h + kv);  // q_proj, v_proj
+  double experts = 0;
+  if (in.lora_all_linear) {
+    per_layer += r * (h + kv) + r * (q + h);  // k_proj, o_proj
+    double width = m.is_moe() ? m.dense_intermediate_size : m.intermediate_size;
+    if (!m.is_moe()) per_layer += 3 * r * (h + width);  // gate, up, down
+    if (m.is_moe())
+      experts = 3 * r * (h + m.expert_intermediate_size) * m.num_experts /
+                std::max(in.ep, 1);
+  }
+  double layers = share.layers;
+  double head = in.lora_lm_head ? r * (h + static_cast<double>(m.vocab_size)) : 0;
+  return ((per_layer + experts) * layers + head) / std::max(in.tp, 1);
+}
+
+// Dropout in front of each adapter (lora_dropout > 0) keeps its boolean mask and its output
+// (the adapter's input) for backward: 3 bytes per input element of every adapted linear.
+double LoraDropoutBytesPerTokenLayer(const ModelArch& m, const TrainingInput& in) {
+  if (!in.lora_dropout || in.lora_rank <= 0) return 0;
+  const double h = static_cast<double>(m.hidden_size);
+  const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
+  double inputs = 2 * h;  // q_proj and v_proj read the normalized hidden state
+  if (in.lora_all_linear) {
+    inputs = 3 * h + q;   // q, k, v on h; o_proj on the attention output
+    double width = m.is_moe() ? m.expert_intermediate_size * m.experts_per_token
+                              : m.intermediate_size;
+    inputs += 2 * h + width;  // gate and up on h; down on the MLP width
+  }
+  return 3 * inputs / std::max(in.tp, 1);
+}
+
+}  // namespace
+
+Breakdown EstimateTraining(const TrainingInput& in) {
+  const ModelArch& m = *in.arch;
+  Breakdown b;
+  const ParamBreakdown params = CountParams(m);
+  const ParamShare share = ShareOfGpu(m, params, in.tp, in.pp, in.ep);
+  const double n = std::max(in.shard_group, 1);
+  const double c = ComputeBytes(in.precision);
+  const bool lora = in.lora_rank > 0;
+  const bool frozen_base = lora || in.forward_only;
+  auto sharded = [&](Sharding level) { return in.sharding >= level && n > 1 ? n : 1.0; };
+
+  double weights = 0, master = 0, grads = 0, states = 0, trainable = 0;
+  if (frozen_base) {
+    // Frozen weights in the compute dtype, or quantized (QLoRA): linear layers converted,
+    // embeddings, norms and the head kept in 16 bits.
+    const double linear = share.Quantizable(in.base_quant.exclusions);
+    const double base_dtype = in.precision == Precision::kFp32 ? 4 : 2;
+    const double quantized = in.base_quant.format == WeightFormat::kDefault
+                                 ? linear * base_dtype
+                                 : linear * QuantizedBytesPerWeight(in.base_quant);
+    weights = (quantized + (share.Total() - linear) * base_dtype) / sharded(Sharding::kParameters);
+    if (lora) {
+      // PEFT keeps adapters in fp32 (autocast_adapter_dtype) with fp32 grads and moments.
+      trainable = LoraParams(m, in, share);
+      weights += 4 * trainable;
+      grads = 4 * trainable;
+      states = OptimizerStateBytes(in.optimizer, Precision::kAmpBf16, m.hidden_size) * trainable;
+      b.terms.push_back({"lora adapters", 4 * trainable,
+                         fmt::format("{:.1f}M parameters of rank {} in fp32", trainable / 1e6,
+                                     in.lora_rank)});
+    }
+  } else {
+    trainable = share.Total();
+    const double state_bytes = OptimizerStateBytes(in.optimizer, in.precision, m.hidden_size);
+    const bool amp = HasMasterCopy(in.precision);
+    switch (in.style) {
+      case TrainerStyle::kPlain:
+        // The model's own parameters are the master copy; autocast casts per layer.
+        weights = MasterBytes(in.precision) * trainable / sharded(Sharding::kParameters);
+        grads = MasterBytes(in.precision) * trainable / sharded(Sharding::kGradients);
+        states = state_bytes * trainable / sharded(Sharding::kOptimizer);
+        break;
+      case TrainerStyle::kDeepSpeed:
+        // 16-bit params and gradients; the fp32 master and moments live in the optimizer's
+        // partition, and gradients are upcast to fp32 one sub-group at a time in the step.
+        weights = c * trainable / sharded(Sharding::kParameters);
+        grads = c * trainable / sharded(Sharding::kGradients);
+        if (amp) master = 4 * trainable / sharded(Sharding::kOptimizer);
+        states = state_bytes * trainable / sharded(Sharding::kOptimizer);
+        break;
+      case TrainerStyle::kMegatron:
+        weights = c * trainable;
+        grads = (amp ? 4 : c) * trainable;  // main_grad buffer, fp32 with mixed precision
+        if (amp) master = 4 * trainable / sharded(Sharding::kOptimizer);
+        states = state_bytes * trainable / sharded(Sharding::kOptimizer);
+        break;
+    }
+  }
+  if (in.offload_optimizer || in.offload_params) {
+    states = 0;
+    master = 0;
+    if (in.style == TrainerStyle::kDeepSpeed) grads = c * trainable / sharded(Sharding::kGradients);
+    if (in.style == TrainerStyle::kPlain && in.offload_params) grads = 0;  // FSDP CPU offload
+  }
+  if (in.offload_params) weights = lora ? 4 * trainable : 0;
+  if (in.optimizer_in_backward && !frozen_base) {
+    // The step runs inside backward: each parameter's gradient is freed right away.
+    grads = MasterBytes(in.precision) * share.largest_layer;
+  }
+  if (in.forward_only) grads = states = master = 0;
+
+  // ZeRO-3 / FSDP gather whole layers in 16 bits before using them: the current one and the
+  // prefetched next one, or the embedding / head at the ends.
+  double gathered = 0;
+  if (in.sharding == Sharding::kParameters || in.offload_params) {
+    double layer_bytes = frozen_base && in.base_quant.format != WeightFormat::kDefault
+                             ? QuantizedBytesPerWeight(in.base_quant)
+                             : c;
+    gathered = std::max(2 * share.largest_layer * layer_bytes,
+                        c * std::max(share.lm_head, share.embedding));
+  }
+
+  // Activations and logits.
+  const double tokens =
+      (in.tokens_per_micro_batch > 0 ? in.tokens_per_micro_batch : in.micro_batch * in.seq_len) /
+      std::max(in.cp, 1);
+  ActivationInput act;
+  act.tokens = tokens;
+  act.context_len = in.seq_len;
+  act.compute_bytes = c;
+  act.tp = in.tp;
+  act.sequence_parallel = in.sequence_parallel;
+  act.attention = in.attention;
+  act.norms = in.style == TrainerStyle::kMegatron ? NormStyle::kFused : NormStyle::kUnfused;
+  act.recompute = in.recompute;
+  act.layers = share.layers;
+  act.in_flight_microbatches = in.pp > 1 ? std::min(in.pp, std::max(in.grad_accum, 1)) : 1;
+  act.lora_rank = in.lora_rank;
+  ActivationEstimate activation = EstimateActivations(m, act);
+  // LoRA dropout copies are kept per layer like any other saved activation (only the layer
+  // inputs survive under checkpointing).
+  if (const double dropout = LoraDropoutBytesPerTokenLayer(m, in); dropout > 0) {
+    activation.layer_bytes += dropout * tokens;
+    if (in.recompute != Recompute::kFull)
+      activation.stored_bytes += dropout * tokens * share.layers * act.in_flight_microbatches;
+  }
+  const double vocab_per_rank = static_cast<double>(m.vocab_size) / std::max(in.tp, 1);
+  // Unfused loss: 16-bit logits, their fp32 upcast, and the fp32 log-softmax / gradient
+  // (ms-swift #6966 measured ~10.6 bytes per logit). Megatron's vocab-parallel loss keeps the
+  // 16-bit logits and one fp32 softmax.
+  double logit_bytes = in.style == TrainerStyle::kMegatron ? c + 4 : c + 4 + 4;
+  if (in.precision == Precision::kFp32) logit_bytes = 4 + 4;
+  if (in.forward_only) logit_bytes = c + 4;
+  double logits = in.fused_cross_entropy ? 0 : tokens * vocab_per_rank * logit_bytes;
+  // An adapted LM head adds its own vocabulary-sized output to the logits.
+  if (in.lora_lm_head) logits += tokens * vocab_per_rank * c;
+  double stored = in.forward_only ? 0 : activation.stored_bytes;
+  // One layer's activations (or their gradients) are live beyond what is stored: the layer
+  // being recomputed under checkpointing, or the first layer's input gradients in backward.
+  double transient = activation.layer_bytes * (in.recompute == Recompute::kFull ? 2 : 1);
+  if (in.pp > 1) {
+    // The last stage holds the logits but only one micro-batch in flight; the first stage holds
+    // pp micro-batches. Take the heavier.
+    double last_stage = activation.stored_bytes / act.in_flight_microbatches + logits;
+    if (stored >= last_stage) logits = 0;
+  }
+
+  // bitsandbytes paged optimizers keep their states in CUDA unified memory, outside PyTorch's
+  // allocator: torch's counters do not see them, and the driver pages them out to the CPU when
+  // the GPU fills up, so they take what is free and never cause an out-of-memory error.
+  const bool paged = in.optimizer == Optimizer::kPagedAdamW ||
+                     in.optimizer == Optimizer::kPagedAdamW8bit;
+  const double paged_states = paged ? states : 0;
+  const double allocator_states = states - paged_states;
+  const bool grads_persistent =
+      in.style != TrainerStyle::kPlain || in.gpus > 1 || in.grad_accum > 1;
+  const double persistent = weights + master + allocator_states + gathered;
+  const double phase_forward = persistent + (grads_persistent ? grads : 0) + stored + logits +
+                               transient;
+  // The optimizer step: every gradient, plus foreach AdamW's temporary (the sqrt of the second
+  // moment, one state-sized tensor) on frameworks that step with torch.optim.
+  double step_temporary = 0;
+  if (!in.forward_only && in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
+      in.optimizer == Optimizer::kAdamW)
+    step_temporary = states / 2;
+  const double phase_step = persistent + grads + step_temporary;
+
+  b.weights = weights;
+  b.optimizer = master + states;
+  b.activations = stored + transient;
+  b.logits = logits;
+  if (phase_forward >= phase_step) {
+    b.peak_phase = in.forward_only ? "forward" : "end of forward / start of backward";
+    b.torch_allocated = phase_forward;
+    b.gradients = grads_persistent ? grads : 0;
+  } else {
+    b.peak_phase = "optimizer step";
+    b.torch_allocated = phase_step;
+    b.gradients = grads;
+    b.activations = 0;
+    b.logits = 0;
+    if (step_temporary > 0)
+      b.terms.push_back({"optimizer step temporaries", step_temporary,
+                         "foreach AdamW keeps one state-sized temporary"});
+  }
+  if (gathered > 0) b.terms.push_back({"gathered layers", gathered,
+                                       "ZeRO-3/FSDP: current and prefetched layer in 16 bits"});
+  b.weights += gathered;
+  b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
+  b.total = DeviceTotal(b.torch_reserved, in.gpus > 1);
+  if (paged_states > 0) {
+    double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));
+    b.total += resident;
+    b.terms.push_back({"paged optimizer states", paged_states,
+                       fmt::format("unified memory: {:.1f} GiB on the GPU, the rest paged out",
+                                   BytesToGib(resident))});
+  }
+  b.overhead = b.total - b.torch_allocated;
+  b.terms.push_back({"activations per token per layer", activation.per_token_layer,
+                     fmt::format("{:.0f} tokens x {} layers", tokens, share.layers)});
+  return b;
+}
+
+}  // namespace gpulint::est

@@ -1,0 +1,62 @@
+// Per-GPU peak memory of a training step: a ledger of persistent memory (weights, master copy,
+// gradients, optimizer states) plus the transient peak of the worse of two phases — the end of
+// the forward pass (all saved activations and the logits/loss buffers) and the optimizer step
+// (all gradients and the step's temporaries).
+#pragma once
+
+#include <string>
+
+#include "estimator/activations.h"
+#include "estimator/breakdown.h"
+#include "estimator/model_arch.h"
+#include "estimator/precision.h"
+
+namespace gpulint::est {
+
+/// How a framework lays out mixed-precision state (bytes per parameter, before sharding).
+enum class TrainerStyle {
+  kPlain,      ///< PyTorch/HF/FSDP/torchtune: the model's params are the master copy
+  kDeepSpeed,  ///< 16-bit params and grads + fp32 grads, master and moments (20 B with Adam)
+  kMegatron,   ///< 16-bit params + fp32 main_grad + fp32 master and moments (18 B with Adam)
+};
+
+enum class Sharding {
+  kNone,
+  kOptimizer,   ///< ZeRO-1, Megatron distributed optimizer
+  kGradients,   ///< ZeRO-2, FSDP SHARD_GRAD_OP
+  kParameters,  ///< ZeRO-3, FSDP FULL_SHARD (HYBRID_SHARD: within the node)
+};
+
+struct TrainingInput {
+  const ModelArch* arch = nullptr;
+  double gpu_total_bytes = 0;
+  int gpus = 1;            ///< GPUs of this training job
+  int tp = 1, pp = 1, cp = 1, ep = 1;
+  int micro_batch = 1;
+  double seq_len = 2048;
+  double tokens_per_micro_batch = 0;  ///< dynamic batching budget; 0 = micro_batch x seq_len
+  int grad_accum = 1;
+  Precision precision = Precision::kAmpBf16;
+  Optimizer optimizer = Optimizer::kAdamW;
+  bool optimizer_in_backward = false;
+  TrainerStyle style = TrainerStyle::kPlain;
+  Sharding sharding = Sharding::kNone;
+  int shard_group = 1;     ///< GPUs the sharded states are split over (DP, or a node for hybrid)
+  bool offload_optimizer = false;
+  bool offload_params = false;
+  Recompute recompute = Recompute::kNone;
+  bool sequence_parallel = false;
+  AttentionKind attention = AttentionKind::kFlash;
+  bool fused_cross_entropy = false;
+  // Parameter-efficient fine-tuning.
+  int lora_rank = 0;
+  bool lora_all_linear = false;      ///< else q_proj and v_proj only (PEFT's default for Llama)
+  bool lora_lm_head = false;         ///< the output projection is adapted too
+  bool lora_dropout = true;          ///< dropout before each adapter keeps a mask and a copy
+  Quantization base_quant;           ///< QLoRA: the frozen base in NF4 etc.
+  bool forward_only = false;         ///< a frozen reference / reward model scoring batches
+};
+
+Breakdown EstimateTraining(const TrainingInput& input);
+
+}  // namespace gpulint::est

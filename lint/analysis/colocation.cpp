@@ -1,0 +1,88 @@
+#include "lint/analysis/colocation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "estimator/overhead.h"
+#include "estimator/units.h"
+
+namespace gpulint {
+namespace {
+
+struct ProcessOnDevice {
+  double bytes = 0;
+  int live_workloads = 0;
+};
+
+}  // namespace
+
+std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
+                                           const std::vector<WorkloadEstimate>& estimates) {
+  // device -> process -> workloads of that process on that device
+  std::map<int, std::map<int, std::vector<int>>> by_device;
+  for (size_t i = 0; i < config.workloads.size(); ++i)
+    for (int device : config.workloads[i].devices)
+      by_device[device][config.workloads[i].process].push_back(static_cast<int>(i));
+
+  std::vector<DeviceLoad> loads;
+  for (const auto& [device, processes] : by_device) {
+    DeviceLoad load;
+    load.device = device;
+    std::map<int, ProcessOnDevice> per_process;
+    for (const auto& [process, workloads] : processes) {
+      ProcessOnDevice p;
+      double phase_train = 0, phase_rollout = 0, persistent = 0;
+      bool colocated = false;
+      for (int index : workloads) {
+        load.workloads.push_back(index);
+        const WorkloadEstimate& e = estimates[static_cast<size_t>(index)];
+        if (!e.breakdown) continue;
+        const Workload& w = config.workloads[static_cast<size_t>(index)];
+        ++p.live_workloads;
+        if (w.shares_process_gpus) {
+          p.bytes += e.breakdown->torch_reserved;  // same process: no second context
+        } else if (w.role == "rollout") {
+          phase_rollout = std::max(phase_rollout, e.breakdown->total);
+          colocated = true;
+        } else {
+          phase_train = std::max(phase_train, e.breakdown->total);
+          persistent = std::max(persistent, e.persistent_bytes);
+        }
+      }
+      // A colocated trainer and rollout engine take turns; the trainer's weights and optimizer
+      // stay on the GPU while the engine generates unless the framework offloads them.
+      bool offloaded = false;
+      for (int index : workloads) {
+        const Workload& w = config.workloads[static_cast<size_t>(index)];
+        if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
+        if (w.framework == "slime") offloaded = true;  // --colocate implies offload in slime
+      }
+      double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
+      p.bytes += std::max(phase_train, rollout_phase);
+      if (colocated && phase_train > 0) p.live_workloads = std::max(p.live_workloads, 2);
+      per_process[process] = p;
+    }
+    // Processes that run at the same time add up; the device's peak is the worst such set.
+    for (const auto& [process, p] : per_process) {
+      double bytes = p.bytes;
+      int live = p.live_workloads;
+      const Workload* first = nullptr;
+      for (int index : processes.at(process)) first = &config.workloads[static_cast<size_t>(index)];
+      if (first) {
+        for (int other : first->concurrent_processes) {
+          auto it = per_process.find(other);
+          if (it == per_process.end()) continue;
+          bytes += it->second.bytes;
+          live += it->second.live_workloads;
+        }
+      }
+      if (bytes > load.bytes) load.bytes = bytes;
+      load.shared = load.shared || live > 1;
+    }
+    loads.push_back(std::move(load));
+  }
+  return loads;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,23 @@
+// Memory per physical GPU when several workloads share it: two processes running at the same
+// time add up; a trainer and its colocated rollout engine alternate phases; a further model in
+// the same process (an evaluator) adds its tensors.
+#pragma once
+
+#include <vector>
+
+#include "lint/analysis/workload_estimate.h"
+#include "lint/core/run_config.h"
+
+namespace gpulint {
+
+struct DeviceLoad {
+  int device = 0;
+  double bytes = 0;             ///< the peak of everything live on it at once
+  std::vector<int> workloads;   ///< indices into RunConfig::workloads that use it
+  bool shared = false;          ///< more than one workload is live on it at the same time
+};
+
+std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
+                                           const std::vector<WorkloadEstimate>& estimates);
+
+}  // namespace gpulint

@@ -1,0 +1,388 @@
+#include "lint/analysis/workload_estimate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "estimator/precision.h"
+#include "estimator/serving.h"
+#include "estimator/training.h"
+#include "estimator/units.h"
+#include "lint/util/strings.h"
+
+namespace gpulint {
+namespace {
+
+bool IsServingRole(const std::string& role) {
+  return role == "serve" || role == "rollout" || role == "teacher";
+}
+
+// Reads a number setting, or the fallback with an assumption when it is absent or unknown.
+class SettingReader {
+ public:
+  SettingReader(const Workload& w, std::vector<std::string>* assumptions)
+      : w_(w), assumptions_(assumptions) {}
+
+  std::optional<double> Number(const std::string& name) const { return w_.Number(name); }
+  double NumberOr(const std::string& name, double fallback, const char* why) {
+    if (auto value = w_.Number(name)) return *value;
+    Assume(name, fmt::format("{}", fallback), why);
+    return fallback;
+  }
+  std::string StringOr(const std::string& name, const std::string& fallback, const char* why) {
+    if (auto value = w_.String(name); value && !value->empty()) return *value;
+    Assume(name, fallback, why);
+    return fallback;
+  }
+  bool BoolOr(const std::string& name, bool fallback) const {
+    auto value = w_.Bool(name);
+    return value ? *value : fallback;
+  }
+  void Assume(const std::string& name, const std::string& value, const char* why) {
+    const Setting* setting = w_.Find(name);
+    std::string state = setting && setting->value.kind == Value::Kind::kNone
+                            ? fmt::format("unknown ({})", setting->not_editable_reason)
+                            : "not set";
+    assumptions_->push_back(fmt::format("{} {}: {} assumed ({})", name, state, value, why));
+  }
+
+ private:
+  const Workload& w_;
+  std::vector<std::string>* assumptions_;
+};
+
+bool ListHas(const Workload& w, const std::string& name, const std::string& needle) {
+  const Setting* setting = w.Find(name);
+  if (!setting) return false;
+  std::string text = setting->value.ToString();
+  return text.find(needle) != std::string::npos;
+}
+
+std::vector<double> ParseMaxMemory(const std::string& text) {
+  // "0=35GB,1=35GB,cpu=120GB" -> per-GPU caps in bytes (GB and GiB as transformers reads them).
+  std::vector<double> caps;
+  for (const std::string& item : SplitAny(text, ",")) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = item.substr(0, eq), value = ToLower(item.substr(eq + 1));
+    double number = 0;
+    if (!ParseNumber(key, &number)) continue;
+    double amount = 0;
+    size_t unit = value.find_first_not_of("0123456789.");
+    if (!ParseNumber(value.substr(0, unit), &amount)) continue;
+    std::string suffix = unit == std::string::npos ? "" : value.substr(unit);
+    double scale = suffix == "gib" ? est::kGiB : suffix == "mib" ? est::kMiB
+                   : suffix == "mb" ? 1e6 : suffix == "kb" ? 1e3 : 1e9;
+    caps.push_back(amount * scale);
+  }
+  return caps;
+}
+
+// The weight format: the `quant` setting, a suffix of the model's name, or the checkpoint's own
+// quantization_config, which also says which modules stay in 16 bits.
+est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
+                          const est::Quantization& name_quant,
+                          std::vector<std::string>* assumptions) {
+  est::Quantization quant = name_quant;
+  if (auto q = w.String("quant")) {
+    est::Quantization parsed;
+    if (ParseWeightFormat(*q, &parsed)) {
+      quant = parsed.format == arch.checkpoint_quant.format ? arch.checkpoint_quant : parsed;
+    } else {
+      assumptions->push_back(fmt::format("quantization '{}' is not modeled", *q));
+    }
+  }
+  if (quant.format == est::WeightFormat::kDefault) quant = arch.checkpoint_quant;
+  return quant;
+}
+
+est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
+                                        const est::Quantization& name_quant,
+                                        const est::GpuSpec& gpu, WorkloadEstimate* out) {
+  SettingReader s(w, &out->assumptions);
+  est::TrainingInput in;
+  in.arch = &arch;
+  in.gpu_total_bytes = gpu.total_bytes;
+  in.gpus = std::max(w.gpus, 1);
+  in.tp = static_cast<int>(s.NumberOr("tp", 1, "no tensor parallelism"));
+  in.pp = static_cast<int>(w.Number("pp").value_or(1));
+  in.cp = static_cast<int>(w.Number("cp").value_or(1));
+  in.ep = static_cast<int>(w.Number("ep").value_or(1));
+  if (w.role == "reference" || w.role == "reward") in.forward_only = true;
+  const bool rl = w.Find("max_response_len") || w.Find("rollout_batch") || w.Find("n_samples");
+  // Sequence: a fixed length, or an RL prompt + response, or a dynamic token budget.
+  if (auto seq = w.Number("max_seq_len")) {
+    in.seq_len = *seq;
+  } else if (rl && w.Number("max_response_len")) {
+    in.seq_len = *w.Number("max_response_len") + w.Number("max_prompt_len").value_or(0);
+    if (!w.Number("max_prompt_len")) s.Assume("max_prompt_len", "0", "only the response length is set");
+  } else {
+    in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
+  }
+  if (s.BoolOr("dynamic_batch", false) && w.Number("max_tokens_per_gpu")) {
+    in.tokens_per_micro_batch = *w.Number("max_tokens_per_gpu");
+    in.micro_batch = 1;
+  } else {
+    in.micro_batch = static_cast<int>(s.NumberOr("micro_batch", 1, "one sequence per GPU"));
+  }
+  in.grad_accum = static_cast<int>(w.Number("grad_accum").value_or(1));
+
+  std::string dtype = s.StringOr("dtype", "amp-bf16", "mixed precision is the common default");
+  if (!est::ParsePrecision(dtype, &in.precision)) {
+    out->assumptions.push_back(fmt::format("dtype '{}' is not known: amp-bf16 assumed", dtype));
+    in.precision = est::Precision::kAmpBf16;
+  }
+  // A model loaded in 16 bits and trained with the bf16 flag keeps everything in 16 bits (the
+  // HF Trainer does not upcast a bf16 model).
+  if (auto loaded = w.String("model_dtype");
+      loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
+      in.precision == est::Precision::kAmpBf16 && w.framework != "megatron" &&
+      w.framework != "slime")
+    in.precision = est::Precision::kBf16;
+  std::string optimizer = s.StringOr("optimizer", "adamw", "the common default");
+  if (!est::ParseOptimizer(optimizer, &in.optimizer)) {
+    out->assumptions.push_back(fmt::format("optimizer '{}' is not known: adamw assumed", optimizer));
+    in.optimizer = est::Optimizer::kAdamW;
+  }
+  in.optimizer_in_backward = s.BoolOr("optimizer_in_bwd", false);
+
+  // Framework layout of mixed-precision state, and sharding.
+  const int model_parallel = std::max(in.tp * in.pp * in.cp, 1);
+  const int dp = std::max(in.gpus / model_parallel, 1);
+  in.shard_group = dp;
+  if (w.framework == "megatron" || w.framework == "slime") {
+    in.style = est::TrainerStyle::kMegatron;
+    if (s.BoolOr("use_distributed_optimizer", false)) in.sharding = est::Sharding::kOptimizer;
+  }
+  if (auto stage = w.Number("zero_stage"); stage && *stage >= 0) {
+    in.style = est::TrainerStyle::kDeepSpeed;
+    in.sharding = *stage >= 3   ? est::Sharding::kParameters
+                  : *stage >= 2 ? est::Sharding::kGradients
+                  : *stage >= 1 ? est::Sharding::kOptimizer
+                                : est::Sharding::kNone;
+  }
+  if (auto fsdp = w.String("fsdp")) {
+    if (*fsdp == "full_shard" || *fsdp == "hybrid_shard") in.sharding = est::Sharding::kParameters;
+    if (*fsdp == "shard_grad_op") in.sharding = est::Sharding::kGradients;
+    if (*fsdp == "hybrid_shard") {
+      if (auto per_node = w.Number("gpus_per_node")) in.shard_group = static_cast<int>(*per_node);
+    }
+  }
+  in.offload_optimizer = ListHas(w, "offload", "optimizer");
+  in.offload_params = ListHas(w, "offload", "param");
+
+  if (s.BoolOr("grad_ckpt", false)) in.recompute = est::Recompute::kFull;
+  if (auto recompute = w.String("recompute")) {
+    if (*recompute == "full") in.recompute = est::Recompute::kFull;
+    if (*recompute == "selective") in.recompute = est::Recompute::kSelective;
+  }
+  if (!w.Find("grad_ckpt") && !w.Find("recompute"))
+    s.Assume("grad_ckpt", "false", "activations are kept unless checkpointing is on");
+  in.sequence_parallel = s.BoolOr("sp", false);
+  if (auto attn = w.String("attn_impl"); attn && *attn == "eager")
+    in.attention = est::AttentionKind::kEager;
+  in.fused_cross_entropy = s.BoolOr("fused_ce", false);
+
+  // LoRA / QLoRA.
+  bool lora = w.Find("lora_rank") && (s.BoolOr("lora_enabled", true)) &&
+              (!w.String("finetuning_type") || *w.String("finetuning_type") == "lora");
+  if (lora) {
+    in.lora_rank = static_cast<int>(w.Number("lora_rank").value_or(8));
+    std::string targets = ToLower(w.String("lora_targets").value_or(""));
+    // "all", "all-linear", or a list naming MLP projections (gate/up/down, w1/w2, fc1/fc2,
+    // c_fc, dense_h_to_4h) means every linear layer.
+    in.lora_all_linear = targets.find("all") != std::string::npos;
+    for (const char* mlp : {"gate", "up_proj", "down", "w1", "w2", "w3", "fc1", "fc2", "fc_1",
+                            "fc_2", "c_fc", "mlp", "h_to_4h"})
+      in.lora_all_linear = in.lora_all_linear || targets.find(mlp) != std::string::npos;
+    in.lora_lm_head = targets.find("lm_head") != std::string::npos;
+    if (targets.empty())
+      s.Assume("lora_targets", "q_proj,v_proj", "PEFT's default for Llama-style models");
+    if (!w.Find("lora_dropout"))
+      s.Assume("lora_dropout", "> 0",
+               "TRL, litgpt and torchtune default to 0.05: each adapter keeps a dropout copy");
+    in.lora_dropout = w.Number("lora_dropout").value_or(0.05) > 0;
+  }
+  est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
+  in.base_quant = quant;
+  if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only) {
+    out->assumptions.push_back(
+        "a quantized base without LoRA cannot be fully fine-tuned; estimated as frozen weights");
+    in.forward_only = false;
+    in.lora_rank = 0;
+  }
+  if (w.framework == "slime" && s.BoolOr("ref_model", false))
+    out->assumptions.push_back(
+        "slime keeps the reference model's weights in CPU memory between log-prob passes");
+  est::Breakdown breakdown = est::EstimateTraining(in);
+  // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
+  // colocated rollout engine that runs between training steps.
+  out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;
+  return breakdown;
+}
+
+est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& arch,
+                                       const est::Quantization& name_quant,
+                                       const est::GpuSpec& gpu, WorkloadEstimate* out) {
+  SettingReader s(w, &out->assumptions);
+  est::ServingInput in;
+  in.arch = &arch;
+  in.gpu_total_bytes = gpu.total_bytes;
+  std::string engine = w.String("engine").value_or(w.framework == "transformers" ? "hf" : "vllm");
+  if (w.framework == "generic") engine = "hf";
+  out->engine = engine;
+  in.engine = engine == "sglang" ? est::Engine::kSglang : engine == "hf" ? est::Engine::kHf
+                                                                         : est::Engine::kVllm;
+  double tp = w.role == "rollout" && w.Number("rollout_tp") ? *w.Number("rollout_tp")
+                                                          : w.Number("tp").value_or(1);
+  in.tp = static_cast<int>(tp);
+  in.pp = static_cast<int>(w.Number("pp").value_or(1));
+  in.dp = static_cast<int>(w.Number("dp").value_or(1));
+  in.expert_parallel = s.BoolOr("ep_enabled", false);
+  est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
+  if (quant.format == est::WeightFormat::kDefault) {
+    if (s.BoolOr("load_in_4bit", false)) ParseWeightFormat("nf4", &quant);
+    if (s.BoolOr("load_in_8bit", false)) ParseWeightFormat("int8", &quant);
+  }
+  in.quant = quant;
+
+  if (auto len = w.Number("max_model_len")) {
+    in.max_model_len = *len;
+  } else if (w.role == "rollout" && w.Number("max_response_len")) {
+    in.max_model_len = *w.Number("max_response_len") + w.Number("max_prompt_len").value_or(0);
+  } else if (in.engine != est::Engine::kHf) {
+    in.max_model_len = static_cast<double>(arch.max_position_embeddings);
+    s.Assume("max_model_len", fmt::format("{}", arch.max_position_embeddings),
+             "engines default to the model's max_position_embeddings");
+  }
+  out->max_model_len = in.max_model_len;
+  in.kv_cache_dtype = w.String("kv_cache_dtype").value_or("auto");
+  in.enforce_eager = s.BoolOr("enforce_eager", false) || s.BoolOr("disable_cuda_graph", false);
+  in.cpu_offload_bytes = w.Number("cpu_offload_gb").value_or(0) * 1e9;
+  in.max_num_seqs = w.Number("max_num_seqs").value_or(256);
+  in.max_num_batched_tokens = w.Number("max_num_batched_tokens").value_or(8192);
+  if (auto version = w.String("engine_version"))
+    in.v0_engine = !version->empty() && (*version)[0] == '0' && version->size() > 2 &&
+                   std::atoi(version->c_str() + 2) < 8;
+  // vLLM before the V1 engine (0.8) batched max(max_model_len, 2048) tokens and 256 sequences
+  // by default (chunked prefill off); the budget defaults in vllm.toml are V1's.
+  if (in.v0_engine && in.engine == est::Engine::kVllm) {
+    const Setting* tokens = w.Find("max_num_batched_tokens");
+    if (!tokens || tokens->origin == Origin::kFrameworkDefault)
+      in.max_num_batched_tokens = std::max(in.max_model_len, 2048.0);
+    const Setting* seqs = w.Find("max_num_seqs");
+    if (!seqs || seqs->origin == Origin::kFrameworkDefault) in.max_num_seqs = 256;
+  }
+  in.cuda_graph_max_bs = w.Number("cuda_graph_max_bs").value_or(0);
+  in.chunked_prefill = w.Number("chunked_prefill").value_or(0);
+  in.max_total_tokens = w.Number("max_total_tokens").value_or(0);
+
+  if (in.engine == est::Engine::kSglang) {
+    if (auto fraction = w.Number("gpu_memory_utilization")) {
+      in.memory_fraction = *fraction;
+    } else {
+      in.memory_fraction = est::SglangDefaultMemoryFraction(gpu.total_bytes, in.tp, in.pp,
+                                                            in.chunked_prefill,
+                                                            in.cuda_graph_max_bs);
+      s.Assume("gpu_memory_utilization", fmt::format("{:.3f}", in.memory_fraction),
+               "SGLang's default mem_fraction_static for this GPU and TP");
+    }
+    if (!w.Find("max_num_seqs")) in.max_num_seqs = 256;
+  } else if (in.engine == est::Engine::kVllm) {
+    in.memory_fraction = s.NumberOr("gpu_memory_utilization", 0.9, "vLLM's default");
+  } else {
+    in.batch = static_cast<int>(w.Number("micro_batch").value_or(1));
+    in.sequence_tokens = w.Number("max_seq_len").value_or(0) + w.Number("max_new_tokens").value_or(0);
+    if (in.sequence_tokens <= 0) {
+      in.sequence_tokens = 2048;
+      s.Assume("max_seq_len", "2048", "prompt + generated tokens per sequence");
+    }
+    in.device_count = std::max(w.gpus, 1);
+    if (auto caps = w.String("max_memory")) in.max_memory_bytes = ParseMaxMemory(*caps);
+  }
+  return est::EstimateServing(in);
+}
+
+}  // namespace
+
+GpuResolution ResolveRunGpu(const RunConfig& config, const EstimateContext& context,
+                            std::string* declared, std::string* source) {
+  std::string name;
+  if (!context.gpu_override.empty()) {
+    name = context.gpu_override;
+    *source = "--gpu";
+  } else if (config.cluster.gpu && config.cluster.gpu->value.kind != Value::Kind::kNone) {
+    name = config.cluster.gpu->value.ToString();
+    *source = config.cluster.gpu->origin == Origin::kDirective
+                  ? fmt::format("line {}", config.cluster.gpu->span.line)
+                  : "the script";
+  } else if (!context.gpu_default.empty()) {
+    name = context.gpu_default;
+    *source = "gpulint.toml";
+  } else if (auto it = config.cluster.other.find("constraint"); it != config.cluster.other.end()) {
+    name = it->second.value.ToString();
+    *source = "#SBATCH --constraint";
+  }
+  *declared = name;
+  if (name.empty()) {
+    GpuResolution none;
+    none.message = "no GPU declared (use --gpu, '# gpulint: gpu=NAME', #SBATCH --gres=gpu:TYPE:N "
+                   "or gpu = \"NAME\" in gpulint.toml)";
+    return none;
+  }
+  return context.catalog->ResolveGpu(name, context.gpu_default);
+}
+
+WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& config,
+                                  const EstimateContext& context) {
+  WorkloadEstimate out;
+  out.kind = IsServingRole(workload.role) ? WorkloadEstimate::Kind::kServing
+                                          : WorkloadEstimate::Kind::kTraining;
+  if (workload.role == "eval") out.kind = WorkloadEstimate::Kind::kServing;
+  out.assumptions = workload.assumptions;
+
+  const Setting* model_setting = workload.Find("model");
+  if (!model_setting || model_setting->value.kind == Value::Kind::kNone) {
+    out.skipped = model_setting ? fmt::format("the model is not known ({})",
+                                              model_setting->not_editable_reason)
+                                : "the script does not name a model";
+    return out;
+  }
+  out.resolution = context.catalog->ResolveModel(model_setting->value.ToString(), context.resolve);
+  if (out.resolution.status != ResolveStatus::kResolved) {
+    out.skipped = out.resolution.message;
+    out.input_error = out.resolution.status == ResolveStatus::kInvalid;
+    return out;
+  }
+  out.model = out.resolution.entry;
+  for (const std::string& a : out.resolution.assumptions) out.assumptions.push_back(a);
+  if (out.model->confidence != "high")
+    out.assumptions.push_back(fmt::format("{}: catalog confidence {} ({})", out.model->hf_id,
+                                          out.model->confidence,
+                                          Join(out.model->uncertain_fields, "; ")));
+
+  std::string declared, source;
+  GpuResolution gpu = ResolveRunGpu(config, context, &declared, &source);
+  if (!gpu.spec) {
+    out.skipped = gpu.message;
+    return out;
+  }
+  out.gpu = gpu.spec;
+  for (const std::string& a : gpu.assumptions) out.assumptions.push_back(a);
+  out.usable_bytes = gpu.spec->total_bytes;
+
+  const est::ModelArch& arch = out.model->arch;
+  est::Breakdown breakdown =
+      out.kind == WorkloadEstimate::Kind::kTraining
+          ? EstimateTrainingWorkload(workload, arch, out.resolution.quant_from_name, *gpu.spec, &out)
+          : EstimateServingWorkload(workload, arch, out.resolution.quant_from_name, *gpu.spec, &out);
+  for (const std::string& a : breakdown.assumptions) out.assumptions.push_back(a);
+  out.fits = breakdown.total <= out.usable_bytes &&
+             (breakdown.kv_cache_tokens < 0 || out.max_model_len <= 0 ||
+              breakdown.kv_cache_tokens >= out.max_model_len);
+  out.breakdown = std::move(breakdown);
+  return out;
+}
+
+}  // namespace gpulint

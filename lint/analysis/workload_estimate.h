@@ -1,0 +1,48 @@
+// Maps a workload the reader found onto the estimator's inputs — resolving the model and GPU,
+// filling what the script leaves out with stated assumptions — and runs the estimator.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimator/breakdown.h"
+#include "estimator/gpu_spec.h"
+#include "lint/catalog/catalog.h"
+#include "lint/core/run_config.h"
+
+namespace gpulint {
+
+struct EstimateContext {
+  const Catalog* catalog = nullptr;
+  ResolveContext resolve;
+  std::string gpu_override;  ///< --gpu
+  std::string gpu_default;   ///< gpulint.toml gpu
+};
+
+struct WorkloadEstimate {
+  enum class Kind { kTraining, kServing } kind = Kind::kTraining;
+  std::shared_ptr<const ModelEntry> model;
+  ModelResolution resolution;
+  std::optional<est::GpuSpec> gpu;
+  std::optional<est::Breakdown> breakdown;  ///< nullopt when skipped
+  std::string skipped;                      ///< why there is no estimate
+  bool input_error = false;                 ///< a broken config.json: an exit-2 error
+  std::vector<std::string> assumptions;
+  double usable_bytes = 0;                  ///< the GPU's memory (nvidia-smi total)
+  bool fits = false;                        ///< breakdown->total <= usable_bytes
+  std::string engine;                       ///< vllm | sglang | hf for serving
+  double max_model_len = 0;                 ///< serving: the context the engine is set up for
+  double persistent_bytes = 0;              ///< training: memory held between steps (colocation)
+};
+
+/// The GPU a file's workloads run on: --gpu, a directive or SBATCH, gpulint.toml.
+/// Sets `declared` to the name used and `source` to where it was declared.
+GpuResolution ResolveRunGpu(const RunConfig& config, const EstimateContext& context,
+                            std::string* declared, std::string* source);
+
+WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& config,
+                                  const EstimateContext& context);
+
+}  // namespace gpulint

@@ -1,0 +1,191 @@
+#include "lint/report/estimate_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "estimator/units.h"
+
+namespace gpulint {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Gib(double bytes) { return std::round(est::BytesToGib(bytes) * 1000) / 1000; }
+
+std::string ModelName(const Workload& w, const WorkloadEstimate& e) {
+  if (e.model) return e.model->hf_id;
+  const Setting* model = w.Find("model");
+  return model ? model->value.ToString() : "?";
+}
+
+Json EstimateObject(const Workload& w, const WorkloadEstimate& e) {
+  Json j;
+  j["role"] = w.role;
+  j["framework"] = w.framework;
+  j["model"] = ModelName(w, e);
+  j["gpu"] = e.gpu ? Json(e.gpu->name) : Json(nullptr);
+  j["gpus"] = w.gpus;
+  j["line"] = w.command_span.line;
+  if (e.breakdown) {
+    const est::Breakdown& b = *e.breakdown;
+    Json per_gpu;
+    per_gpu["weights"] = Gib(b.weights);
+    per_gpu["gradients"] = Gib(b.gradients);
+    per_gpu["optimizer"] = Gib(b.optimizer);
+    per_gpu["activations"] = Gib(b.activations);
+    per_gpu["logits"] = Gib(b.logits);
+    per_gpu["kv_cache"] = Gib(b.kv_cache);
+    per_gpu["overhead"] = Gib(b.overhead);
+    per_gpu["torch_allocated"] = Gib(b.torch_allocated);
+    per_gpu["torch_reserved"] = Gib(b.torch_reserved);
+    per_gpu["total"] = Gib(b.total);
+    j["per_gpu"] = per_gpu;
+    j["usable"] = Gib(e.usable_bytes);
+    j["fits"] = e.fits;
+    j["margin"] = Gib(e.usable_bytes - b.total);
+    j["peak_phase"] = b.peak_phase;
+    j["kv_cache_tokens"] = b.kv_cache_tokens >= 0 ? Json(b.kv_cache_tokens) : Json(nullptr);
+    j["max_concurrency"] =
+        b.max_concurrency >= 0 ? Json(std::round(b.max_concurrency * 100) / 100) : Json(nullptr);
+    if (!e.engine.empty()) j["engine"] = e.engine;
+  } else {
+    j["per_gpu"] = nullptr;
+    j["usable"] = e.gpu ? Json(Gib(e.usable_bytes)) : Json(nullptr);
+    j["fits"] = nullptr;
+    j["skipped"] = e.skipped;
+  }
+  j["assumptions"] = e.assumptions;
+  return j;
+}
+
+}  // namespace
+
+std::string EstimateJson(const Workload& workload, const WorkloadEstimate& estimate, int indent) {
+  return EstimateObject(workload, estimate).dump(indent);
+}
+
+std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
+  Json file;
+  file["path"] = analysis.file.path;
+  Json workloads = Json::array();
+  const auto& config = analysis.read.config;
+  for (size_t i = 0; i < config.workloads.size(); ++i)
+    workloads.push_back(EstimateObject(config.workloads[i], analysis.estimates[i]));
+  file["workloads"] = workloads;
+  Json devices = Json::array();
+  for (const DeviceLoad& load : analysis.devices) {
+    if (!load.shared) continue;
+    devices.push_back({{"device", load.device},
+                       {"total", Gib(load.bytes)},
+                       {"workloads", load.workloads}});
+  }
+  file["shared_gpus"] = devices;
+  return file.dump(indent);
+}
+
+std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
+  std::string out;
+  const auto& config = analysis.read.config;
+  out += fmt::format("{}\n", analysis.file.path);
+  if (config.workloads.empty()) out += "  no GPU workloads found\n";
+  struct Part {
+    const char* name;
+    char glyph;
+    double est::Breakdown::*field;
+    const char* ansi;
+  };
+  static const Part kParts[] = {
+      {"weights", 'W', &est::Breakdown::weights, "\x1b[34m"},
+      {"gradients", 'G', &est::Breakdown::gradients, "\x1b[35m"},
+      {"optimizer", 'O', &est::Breakdown::optimizer, "\x1b[33m"},
+      {"activations", 'A', &est::Breakdown::activations, "\x1b[32m"},
+      {"logits", 'L', &est::Breakdown::logits, "\x1b[36m"},
+      {"kv_cache", 'K', &est::Breakdown::kv_cache, "\x1b[31m"},
+      {"overhead", 'o', &est::Breakdown::overhead, "\x1b[90m"},
+  };
+  for (size_t i = 0; i < config.workloads.size(); ++i) {
+    const Workload& w = config.workloads[i];
+    const WorkloadEstimate& e = analysis.estimates[i];
+    out += fmt::format("  line {}: {} ({}) {} on {} GPU{}{}\n", w.command_span.line, w.role,
+                       w.framework, ModelName(w, e), w.gpus, w.gpus == 1 ? "" : "s",
+                       e.gpu ? " x " + e.gpu->name : "");
+    if (!e.breakdown) {
+      out += fmt::format("    no estimate: {}\n", e.skipped);
+      for (const std::string& suggestion : e.resolution.suggestions)
+        out += fmt::format("    did you mean {}?\n", suggestion);
+      continue;
+    }
+    const est::Breakdown& b = *e.breakdown;
+    const double scale = std::max(e.usable_bytes, b.total);
+    const int width = 50;
+    std::string bar;
+    int used = 0;
+    for (const Part& part : kParts) {
+      int cells = static_cast<int>(std::round((b.*part.field) / scale * width));
+      cells = std::min(cells, width - used);
+      if (cells <= 0) continue;
+      std::string run(static_cast<size_t>(cells), part.glyph);
+      bar += color ? std::string(part.ansi) + run + "\x1b[0m" : run;
+      used += cells;
+    }
+    bar += std::string(static_cast<size_t>(std::max(0, width - used)), '.');
+    out += fmt::format("    [{}] {:.1f} / {:.1f} GiB per GPU\n", bar, est::BytesToGib(b.total),
+                       est::BytesToGib(e.usable_bytes));
+    for (const Part& part : kParts) {
+      double bytes = b.*part.field;
+      if (bytes <= 0) continue;
+      out += fmt::format("    {} {:<12} {:>8.2f} GiB\n", part.glyph, part.name,
+                         est::BytesToGib(bytes));
+    }
+    out += fmt::format("      {:<12} {:>8.2f} GiB  (peak of live tensors)\n", "allocated",
+                       est::BytesToGib(b.torch_allocated));
+    out += fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows)\n", "total",
+                       est::BytesToGib(b.total));
+    double margin = e.usable_bytes - b.total;
+    out += fmt::format("    {}: {} {:.1f} GiB; peak at {}\n", e.fits ? "fits" : "DOES NOT FIT",
+                       margin >= 0 ? "margin" : "short by", est::BytesToGib(std::abs(margin)),
+                       b.peak_phase);
+    if (b.kv_cache_tokens >= 0)
+      out += fmt::format("    KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once\n",
+                         b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len);
+    if (!e.assumptions.empty()) {
+      out += "    assumptions:\n";
+      for (const std::string& a : e.assumptions) out += fmt::format("      - {}\n", a);
+    }
+  }
+  for (const DeviceLoad& load : analysis.devices) {
+    if (!load.shared) continue;
+    std::string names;
+    for (int index : load.workloads)
+      names += fmt::format("{}{} (line {})", names.empty() ? "" : " + ",
+                           config.workloads[static_cast<size_t>(index)].role,
+                           config.workloads[static_cast<size_t>(index)].command_span.line);
+    double usable = analysis.gpu.spec ? analysis.gpu.spec->total_bytes : 0;
+    out += fmt::format("  GPU {} is shared: {} -> {:.1f} GiB{}\n", load.device, names,
+                       est::BytesToGib(load.bytes),
+                       usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : "");
+  }
+  return out;
+}
+
+std::string FileEstimateMarkdown(const FileAnalysis& analysis) {
+  std::string out;
+  const auto& config = analysis.read.config;
+  out += "| file | workload | model | GPU | estimated peak | usable | fits |\n";
+  out += "| --- | --- | --- | --- | ---: | ---: | :---: |\n";
+  for (size_t i = 0; i < config.workloads.size(); ++i) {
+    const Workload& w = config.workloads[i];
+    const WorkloadEstimate& e = analysis.estimates[i];
+    std::string peak = e.breakdown ? fmt::format("{:.1f} GiB", est::BytesToGib(e.breakdown->total))
+                                   : "n/a";
+    std::string usable = e.gpu ? fmt::format("{:.1f} GiB", est::BytesToGib(e.usable_bytes)) : "n/a";
+    std::string fits = !e.breakdown ? "?" : e.fits ? "yes" : "**no**";
+    out += fmt::format("| `{}:{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
+                       analysis.file.path, w.command_span.line, w.role, w.framework,
+                       ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);
+  }
+  return out;
+}
+
+}  // namespace gpulint

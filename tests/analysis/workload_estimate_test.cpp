@@ -1,0 +1,104 @@
+// Estimates of whole workloads through the catalog: the examples of the estimator issue.
+#include "lint/analysis/workload_estimate.h"
+
+#include <catch2/catch.hpp>
+
+#include "estimator/units.h"
+#include "lint/analysis/colocation.h"
+#include "tests/support/reader_helpers.h"
+
+using namespace gpulint;
+
+namespace {
+
+EstimateContext Context(const Catalog& catalog, const std::string& gpu) {
+  EstimateContext context;
+  context.catalog = &catalog;
+  context.resolve.use_filesystem = false;
+  context.gpu_override = gpu;
+  return context;
+}
+
+}  // namespace
+
+TEST_CASE("a 30B MoE stores every expert: ~57 GiB of bf16 weights, not 6", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText("vllm serve Qwen/Qwen3-30B-A3B --max-model-len 8192\n", &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                   Context(catalog, "H100-80GB"));
+  REQUIRE(estimate.breakdown);
+  // 30.53e9 parameters x 2 bytes = 61.1e9 bytes = 56.9 GiB.
+  CHECK(est::BytesToGib(estimate.breakdown->weights) == Approx(56.9).epsilon(0.01));
+}
+
+TEST_CASE("a 4B model at micro-batch 16 x 32k tokens without checkpointing needs far more than "
+          "10 GB", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "torchrun --nproc_per_node 8 -m verl.trainer.fsdp_sft_trainer "
+      "model.partial_pretrain=Qwen/Qwen3-4B data.micro_batch_size_per_gpu=16 "
+      "data.max_length=32768 model.enable_gradient_checkpointing=false\n",
+      &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                   Context(catalog, "H100-80GB"));
+  REQUIRE(estimate.breakdown);
+  // 524,288 tokens x 36 layers x >100 KB per token per layer of saved activations alone is
+  // over a terabyte; the logits (524,288 x 151,936 x 10 bytes) are ~740 GiB.
+  CHECK(est::BytesToGib(estimate.breakdown->total) > 1000);
+  CHECK_FALSE(estimate.fits);
+}
+
+TEST_CASE("two engines each claiming 90% of one GPU do not fit together", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "vllm serve Qwen/Qwen3-0.6B --port 8000 &\n"
+      "vllm serve Qwen/Qwen3-0.6B --port 8001 &\n"
+      "wait\n",
+      &sources);
+  REQUIRE(read.config.workloads.size() == 2);
+  std::vector<WorkloadEstimate> estimates;
+  for (const auto& w : read.config.workloads)
+    estimates.push_back(EstimateWorkload(w, read.config, Context(catalog, "H100-80GB")));
+  REQUIRE(estimates[0].fits);  // alone, each fits
+  auto loads = ComputeDeviceLoads(read.config, estimates);
+  REQUIRE(loads.size() == 1);  // both on GPU 0 (no CUDA_VISIBLE_DEVICES)
+  CHECK(loads[0].shared);
+  CHECK(loads[0].bytes > estimates[0].usable_bytes * 1.7);
+}
+
+TEST_CASE("an unknown model is skipped with a reason, never guessed", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText("vllm serve acme/unknown-13b\n", &sources);
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                   Context(catalog, "H100-80GB"));
+  CHECK_FALSE(estimate.breakdown);
+  CHECK(estimate.skipped == "unknown model 'acme/unknown-13b'");
+}
+
+TEST_CASE("no GPU declared: skipped with the ways to declare one", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText("vllm serve Qwen/Qwen3-8B\n", &sources);
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, ""));
+  CHECK_FALSE(estimate.breakdown);
+  CHECK(estimate.skipped.find("no GPU declared") == 0);
+}
+
+TEST_CASE("defaults filled in are listed as assumptions", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText("trl sft --model_name_or_path Qwen/Qwen3-8B\n", &sources);
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                   Context(catalog, "H100-80GB"));
+  REQUIRE(estimate.breakdown);
+  bool micro_batch_default = false;
+  for (const std::string& a : estimate.assumptions)
+    micro_batch_default = micro_batch_default || a.find("micro_batch = 8") == 0;
+  CHECK(micro_batch_default);  // TrainingArguments.per_device_train_batch_size
+}

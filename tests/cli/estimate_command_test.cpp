@@ -1,0 +1,68 @@
+// `gpulint estimate` end to end: the JSON contract of architecture.md and the script-less mode.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/process.h"
+
+using gpulint::testing::RunGpulint;
+using gpulint::testing::SourcePath;
+
+TEST_CASE("estimate --format json follows the contract", "[cli][estimate]") {
+  auto result = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/slime_opd.sh"),
+                            "--gpu", "H100-80GB", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  auto json = nlohmann::json::parse(result.out);
+  REQUIRE(json["files"].size() == 1);
+  auto& workloads = json["files"][0]["workloads"];
+  REQUIRE(workloads.size() == 3);
+  for (auto& w : workloads) {
+    for (const char* key : {"role", "framework", "model", "gpu", "gpus", "per_gpu", "usable",
+                            "fits", "kv_cache_tokens", "max_concurrency", "assumptions"})
+      CHECK(w.contains(key));
+  }
+  // /root/Qwen3-32B resolves by name; the teacher serves it on one H100.
+  CHECK(workloads[0]["model"] == "Qwen/Qwen3-32B");
+  for (const char* term : {"weights", "gradients", "optimizer", "activations", "logits",
+                           "kv_cache", "overhead", "torch_allocated", "torch_reserved", "total"})
+    CHECK(workloads[1]["per_gpu"].contains(term));
+  CHECK(workloads[1]["usable"].get<double>() == Approx(79.646).epsilon(0.001));  // 81559 MiB
+}
+
+TEST_CASE("estimate without a script: --role --model --gpu --set", "[cli][estimate]") {
+  auto result = RunGpulint({"estimate", "--role", "serve", "--model", "meta-llama/Llama-3.1-8B",
+                            "--gpu", "H100-80GB", "--set", "gpu_memory_utilization=0.9",
+                            "--set", "max_model_len=16000", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  auto w = nlohmann::json::parse(result.out)["files"][0]["workloads"][0];
+  // 8.03e9 bf16 parameters = 14.96 GiB; vLLM's KV pool is what 0.9 x 79.65 GiB leaves.
+  CHECK(w["per_gpu"]["weights"].get<double>() == Approx(14.96).epsilon(0.002));
+  CHECK(w["kv_cache_tokens"].get<double>() > 300000);
+  CHECK(w["fits"] == true);
+}
+
+TEST_CASE("set overrides a script's setting for a what-if", "[cli][estimate]") {
+  auto base = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/verl_sft.sh"),
+                          "--gpu", "H100-80GB", "--format", "json"});
+  auto bigger = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/verl_sft.sh"),
+                            "--gpu", "H100-80GB", "--set", "micro_batch=16", "--format", "json"});
+  REQUIRE(base.exit_code == 0);
+  REQUIRE(bigger.exit_code == 0);
+  double a = nlohmann::json::parse(base.out)["files"][0]["workloads"][0]["per_gpu"]["total"];
+  double b = nlohmann::json::parse(bigger.out)["files"][0]["workloads"][0]["per_gpu"]["total"];
+  CHECK(b > a);
+}
+
+TEST_CASE("estimate's text shows a stacked bar and the verdict", "[cli][estimate]") {
+  auto result = RunGpulint({"estimate", SourcePath("fixtures/scripts/syntax/env_prefix_and_cvd.sh"),
+                            "--gpu", "A100-80GB"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("[WW") != std::string::npos);
+  CHECK(result.out.find("fits: margin") != std::string::npos);
+  CHECK(result.out.find("KV cache:") != std::string::npos);
+}
+
+TEST_CASE("script-less estimate needs --role, --model and --gpu", "[cli][estimate]") {
+  auto result = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8B"});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("give --role, --model and --gpu") != std::string::npos);
+}

@@ -1,0 +1,111 @@
+// KV cache and engine budgets on cases worked out by hand.
+#include "estimator/serving.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "estimator/kv_cache.h"
+#include "estimator/units.h"
+#include "estimator/weight_format.h"
+
+using namespace gpulint::est;
+
+namespace {
+
+// Llama-3-8B's attention shape: 32 layers, 8 KV heads of 128.
+ModelArch LlamaShape() {
+  ModelArch m;
+  m.hidden_size = 4096;
+  m.num_layers = 32;
+  m.num_attention_heads = 32;
+  m.num_kv_heads = 8;
+  m.head_dim = 128;
+  m.intermediate_size = 14336;
+  m.vocab_size = 128256;
+  m.max_position_embeddings = 8192;
+  m.attention_window.assign(32, 0);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("KV bytes per token: GQA, TP and fp8", "[estimator][kv]") {
+  ModelArch m = LlamaShape();
+  // 2 (K and V) x 8 heads x 128 x 2 bytes x 32 layers = 131072 = 128 KiB.
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 131072);
+  CHECK(KvBytesPerToken(m, 2, 1, 2) == 65536);   // TP=2: 4 heads per rank
+  CHECK(KvBytesPerToken(m, 16, 1, 2) == 16384);  // TP=16 > 8 heads: one head per rank
+  CHECK(KvBytesPerToken(m, 1, 1, KvElementBytes("fp8_e5m2", "bfloat16")) == 65536);
+  CHECK(KvBytesPerToken(m, 1, 2, 2) == 65536);   // PP=2: half the layers per rank
+}
+
+TEST_CASE("MLA keeps the latent and the rope key, replicated over TP", "[estimator][kv]") {
+  ModelArch m = LlamaShape();
+  m.num_layers = 61;
+  m.attention_window.assign(61, 0);
+  m.kv_lora_rank = 512;
+  m.qk_rope_head_dim = 64;
+  // DeepSeek-V3: 61 x (512 + 64) x 2 = 70272 bytes, the same on every TP rank.
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 70272);
+  CHECK(KvBytesPerToken(m, 8, 1, 2) == 70272);
+}
+
+TEST_CASE("sliding-window layers can be left out of the per-token cost", "[estimator][kv]") {
+  ModelArch m = LlamaShape();
+  for (int l = 0; l < 32; l += 2) m.attention_window[static_cast<size_t>(l)] = 128;
+  CHECK(KvBytesPerToken(m, 1, 1, 2, /*sliding_layers_count=*/false) == 65536);
+}
+
+TEST_CASE("quantized weight formats carry their scales", "[estimator][weights]") {
+  Quantization nf4{WeightFormat::kNf4, 64, {}};
+  CHECK(QuantizedBytesPerWeight(nf4) == Approx(4.5 / 8));
+  Quantization awq{WeightFormat::kAwqInt4, 128, {}};
+  CHECK(QuantizedBytesPerWeight(awq) == Approx((4 + 20.0 / 128) / 8));
+  Quantization mx{WeightFormat::kMxfp4, 32, {}};
+  CHECK(QuantizedBytesPerWeight(mx) == Approx(4.25 / 8));
+}
+
+TEST_CASE("vLLM: the KV pool is what the budget leaves", "[estimator][serving]") {
+  ModelArch m = LlamaShape();
+  ServingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.memory_fraction = 0.9;
+  in.max_num_seqs = 256;
+  in.max_num_batched_tokens = 8192;
+  in.max_model_len = 8192;
+  in.enforce_eager = true;
+  Breakdown b = EstimateServing(in);
+  const double weights = ServingWeightBytes(m, {}, 1, 1, 1);
+  CHECK(b.weights == weights);
+  // Profile peak: 2 bytes x 8192 tokens x (2h + 3I) = 2 x 8192 x (8192 + 43008).
+  CHECK(b.activations == 2.0 * 8192 * (8192 + 3 * 14336));
+  // Sampler: 256 sequences x vocabulary x 36 bytes.
+  CHECK(b.logits == 256.0 * 128256 * 36);
+  const double available = std::ceil(0.9 * GibToBytes(80)) - weights - b.activations - b.logits -
+                           GibToBytes(0.13);
+  CHECK(b.kv_cache == Approx(available));
+  CHECK(b.kv_cache_tokens == std::floor(available / (16 * 131072)) * 16);
+  CHECK(b.max_concurrency == Approx(b.kv_cache_tokens / 8192));
+  // The engine claims its budget: nvidia-smi shows util x total (graphs off here).
+  CHECK(b.total == Approx(std::ceil(0.9 * GibToBytes(80))));
+}
+
+TEST_CASE("vLLM: a budget smaller than weights leaves no KV cache", "[estimator][serving]") {
+  ModelArch m = LlamaShape();
+  ServingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(16);
+  in.memory_fraction = 0.5;
+  Breakdown b = EstimateServing(in);
+  CHECK(b.kv_cache == 0);
+  CHECK(b.kv_cache_tokens == 0);
+  CHECK_FALSE(b.assumptions.empty());
+}
+
+TEST_CASE("SGLang's default memory fraction reserves activation room", "[estimator][serving]") {
+  // 80 GB class: chunk 8192, graphs up to 256, TP 1: 512 + 1.5 x 8192 + 2 x 256 + 128 MB
+  // = 13440 MB reserved of 81559 MiB.
+  double fraction = SglangDefaultMemoryFraction(81559.0 * kMiB, 1, 1, 0, 0);
+  CHECK(fraction == Approx((81559.0 - 13440) / 81559));
+}
