@@ -67,6 +67,7 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
     for (const auto& [process, p] : per_process) {
       double bytes = p.bytes;
       int live = p.live_workloads;
+      std::vector<int> together = processes.at(process);
       const Workload* first = nullptr;
       for (int index : processes.at(process)) first = &config.workloads[static_cast<size_t>(index)];
       if (first) {
@@ -75,9 +76,15 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
           if (it == per_process.end()) continue;
           bytes += it->second.bytes;
           live += it->second.live_workloads;
+          const std::vector<int>& others = processes.at(other);
+          together.insert(together.end(), others.begin(), others.end());
         }
       }
-      if (bytes > load.bytes) load.bytes = bytes;
+      if (bytes > load.bytes) {
+        load.bytes = bytes;
+        std::sort(together.begin(), together.end());
+        load.peak_workloads = std::move(together);
+      }
       load.shared = load.shared || live > 1;
     }
     loads.push_back(std::move(load));

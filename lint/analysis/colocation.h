@@ -14,6 +14,7 @@ struct DeviceLoad {
   int device = 0;
   double bytes = 0;             ///< the peak of everything live on it at once
   std::vector<int> workloads;   ///< indices into RunConfig::workloads that use it
+  std::vector<int> peak_workloads;  ///< those live together at the peak (sorted)
   bool shared = false;          ///< more than one workload is live on it at the same time
 };
 

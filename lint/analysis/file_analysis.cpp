@@ -42,6 +42,7 @@ void Reestimate(Workspace& workspace, FileAnalysis* analysis) {
   context.resolve.use_filesystem = !analysis->file.from_stdin;
   context.gpu_override = workspace.gpu_override();
   if (analysis->config && analysis->config->gpu) context.gpu_default = *analysis->config->gpu;
+  analysis->context = context;
   analysis->estimates.clear();
   for (const Workload& workload : analysis->read.config.workloads)
     analysis->estimates.push_back(EstimateWorkload(workload, analysis->read.config, context));

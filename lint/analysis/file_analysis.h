@@ -25,6 +25,7 @@ struct FileAnalysis {
   std::string gpu_source;     ///< where ("--gpu", "line 3", "gpulint.toml")
   GpuResolution gpu;
   const ProjectConfig* config = nullptr;
+  EstimateContext context;    ///< how the estimates were made (for what-if re-estimates)
 };
 
 /// `overrides` are --set NAME=VALUE applied to every workload (origin command-line).

@@ -18,25 +18,36 @@ bool IsServingRole(const std::string& role) {
   return role == "serve" || role == "rollout" || role == "teacher";
 }
 
-// Reads a number setting, or the fallback with an assumption when it is absent or unknown.
+// Reads settings for the estimator: a fallback with an assumption where a value is absent, and a
+// record of every setting it needed that the script writes but gpulint cannot know ($BATCH
+// with no default), so that rules do not judge an estimate built on a guess.
 class SettingReader {
  public:
-  SettingReader(const Workload& w, std::vector<std::string>* assumptions)
-      : w_(w), assumptions_(assumptions) {}
+  SettingReader(const Workload& w, WorkloadEstimate* out) : w_(w), out_(out) {}
 
-  std::optional<double> Number(const std::string& name) const { return w_.Number(name); }
+  std::optional<double> Number(const std::string& name) const {
+    auto value = w_.Number(name);
+    if (!value) NoteUnknown(name);
+    return value;
+  }
+  std::optional<std::string> String(const std::string& name) const {
+    auto value = w_.String(name);
+    if (!value) NoteUnknown(name);
+    return value;
+  }
   double NumberOr(const std::string& name, double fallback, const char* why) {
-    if (auto value = w_.Number(name)) return *value;
+    if (auto value = Number(name)) return *value;
     Assume(name, fmt::format("{}", fallback), why);
     return fallback;
   }
   std::string StringOr(const std::string& name, const std::string& fallback, const char* why) {
-    if (auto value = w_.String(name); value && !value->empty()) return *value;
+    if (auto value = String(name); value && !value->empty()) return *value;
     Assume(name, fallback, why);
     return fallback;
   }
   bool BoolOr(const std::string& name, bool fallback) const {
     auto value = w_.Bool(name);
+    if (!value) NoteUnknown(name);
     return value ? *value : fallback;
   }
   void Assume(const std::string& name, const std::string& value, const char* why) {
@@ -44,12 +55,20 @@ class SettingReader {
     std::string state = setting && setting->value.kind == Value::Kind::kNone
                             ? fmt::format("unknown ({})", setting->not_editable_reason)
                             : "not set";
-    assumptions_->push_back(fmt::format("{} {}: {} assumed ({})", name, state, value, why));
+    out_->assumptions.push_back(fmt::format("{} {}: {} assumed ({})", name, state, value, why));
   }
 
  private:
+  void NoteUnknown(const std::string& name) const {
+    const Setting* setting = w_.Find(name);
+    if (setting && setting->value.kind == Value::Kind::kNone &&
+        std::find(out_->unknown_inputs.begin(), out_->unknown_inputs.end(), name) ==
+            out_->unknown_inputs.end())
+      out_->unknown_inputs.push_back(name);
+  }
+
   const Workload& w_;
-  std::vector<std::string>* assumptions_;
+  WorkloadEstimate* out_;
 };
 
 bool ListHas(const Workload& w, const std::string& name, const std::string& needle) {
@@ -100,33 +119,33 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
 est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
                                         const est::Quantization& name_quant,
                                         const est::GpuSpec& gpu, WorkloadEstimate* out) {
-  SettingReader s(w, &out->assumptions);
+  SettingReader s(w, out);
   est::TrainingInput in;
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
   in.gpus = std::max(w.gpus, 1);
   in.tp = static_cast<int>(s.NumberOr("tp", 1, "no tensor parallelism"));
-  in.pp = static_cast<int>(w.Number("pp").value_or(1));
-  in.cp = static_cast<int>(w.Number("cp").value_or(1));
-  in.ep = static_cast<int>(w.Number("ep").value_or(1));
+  in.pp = static_cast<int>(s.Number("pp").value_or(1));
+  in.cp = static_cast<int>(s.Number("cp").value_or(1));
+  in.ep = static_cast<int>(s.Number("ep").value_or(1));
   if (w.role == "reference" || w.role == "reward") in.forward_only = true;
   const bool rl = w.Find("max_response_len") || w.Find("rollout_batch") || w.Find("n_samples");
   // Sequence: a fixed length, or an RL prompt + response, or a dynamic token budget.
-  if (auto seq = w.Number("max_seq_len")) {
+  if (auto seq = s.Number("max_seq_len")) {
     in.seq_len = *seq;
-  } else if (rl && w.Number("max_response_len")) {
-    in.seq_len = *w.Number("max_response_len") + w.Number("max_prompt_len").value_or(0);
-    if (!w.Number("max_prompt_len")) s.Assume("max_prompt_len", "0", "only the response length is set");
+  } else if (rl && s.Number("max_response_len")) {
+    in.seq_len = *s.Number("max_response_len") + s.Number("max_prompt_len").value_or(0);
+    if (!s.Number("max_prompt_len")) s.Assume("max_prompt_len", "0", "only the response length is set");
   } else {
     in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
   }
-  if (s.BoolOr("dynamic_batch", false) && w.Number("max_tokens_per_gpu")) {
-    in.tokens_per_micro_batch = *w.Number("max_tokens_per_gpu");
+  if (s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu")) {
+    in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
     in.micro_batch = 1;
   } else {
     in.micro_batch = static_cast<int>(s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
-  in.grad_accum = static_cast<int>(w.Number("grad_accum").value_or(1));
+  in.grad_accum = static_cast<int>(s.Number("grad_accum").value_or(1));
 
   std::string dtype = s.StringOr("dtype", "amp-bf16", "mixed precision is the common default");
   if (!est::ParsePrecision(dtype, &in.precision)) {
@@ -135,7 +154,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   }
   // A model loaded in 16 bits and trained with the bf16 flag keeps everything in 16 bits (the
   // HF Trainer does not upcast a bf16 model).
-  if (auto loaded = w.String("model_dtype");
+  if (auto loaded = s.String("model_dtype");
       loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
       in.precision == est::Precision::kAmpBf16 && w.framework != "megatron" &&
       w.framework != "slime")
@@ -155,41 +174,41 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.style = est::TrainerStyle::kMegatron;
     if (s.BoolOr("use_distributed_optimizer", false)) in.sharding = est::Sharding::kOptimizer;
   }
-  if (auto stage = w.Number("zero_stage"); stage && *stage >= 0) {
+  if (auto stage = s.Number("zero_stage"); stage && *stage >= 0) {
     in.style = est::TrainerStyle::kDeepSpeed;
     in.sharding = *stage >= 3   ? est::Sharding::kParameters
                   : *stage >= 2 ? est::Sharding::kGradients
                   : *stage >= 1 ? est::Sharding::kOptimizer
                                 : est::Sharding::kNone;
   }
-  if (auto fsdp = w.String("fsdp")) {
+  if (auto fsdp = s.String("fsdp")) {
     if (*fsdp == "full_shard" || *fsdp == "hybrid_shard") in.sharding = est::Sharding::kParameters;
     if (*fsdp == "shard_grad_op") in.sharding = est::Sharding::kGradients;
     if (*fsdp == "hybrid_shard") {
-      if (auto per_node = w.Number("gpus_per_node")) in.shard_group = static_cast<int>(*per_node);
+      if (auto per_node = s.Number("gpus_per_node")) in.shard_group = static_cast<int>(*per_node);
     }
   }
   in.offload_optimizer = ListHas(w, "offload", "optimizer");
   in.offload_params = ListHas(w, "offload", "param");
 
   if (s.BoolOr("grad_ckpt", false)) in.recompute = est::Recompute::kFull;
-  if (auto recompute = w.String("recompute")) {
+  if (auto recompute = s.String("recompute")) {
     if (*recompute == "full") in.recompute = est::Recompute::kFull;
     if (*recompute == "selective") in.recompute = est::Recompute::kSelective;
   }
   if (!w.Find("grad_ckpt") && !w.Find("recompute"))
     s.Assume("grad_ckpt", "false", "activations are kept unless checkpointing is on");
   in.sequence_parallel = s.BoolOr("sp", false);
-  if (auto attn = w.String("attn_impl"); attn && *attn == "eager")
+  if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;
   in.fused_cross_entropy = s.BoolOr("fused_ce", false);
 
   // LoRA / QLoRA.
   bool lora = w.Find("lora_rank") && (s.BoolOr("lora_enabled", true)) &&
-              (!w.String("finetuning_type") || *w.String("finetuning_type") == "lora");
+              (!s.String("finetuning_type") || *s.String("finetuning_type") == "lora");
   if (lora) {
-    in.lora_rank = static_cast<int>(w.Number("lora_rank").value_or(8));
-    std::string targets = ToLower(w.String("lora_targets").value_or(""));
+    in.lora_rank = static_cast<int>(s.Number("lora_rank").value_or(8));
+    std::string targets = ToLower(s.String("lora_targets").value_or(""));
     // "all", "all-linear", or a list naming MLP projections (gate/up/down, w1/w2, fc1/fc2,
     // c_fc, dense_h_to_4h) means every linear layer.
     in.lora_all_linear = targets.find("all") != std::string::npos;
@@ -202,7 +221,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     if (!w.Find("lora_dropout"))
       s.Assume("lora_dropout", "> 0",
                "TRL, litgpt and torchtune default to 0.05: each adapter keeps a dropout copy");
-    in.lora_dropout = w.Number("lora_dropout").value_or(0.05) > 0;
+    in.lora_dropout = s.Number("lora_dropout").value_or(0.05) > 0;
   }
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
   in.base_quant = quant;
@@ -225,20 +244,20 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
 est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& arch,
                                        const est::Quantization& name_quant,
                                        const est::GpuSpec& gpu, WorkloadEstimate* out) {
-  SettingReader s(w, &out->assumptions);
+  SettingReader s(w, out);
   est::ServingInput in;
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
-  std::string engine = w.String("engine").value_or(w.framework == "transformers" ? "hf" : "vllm");
+  std::string engine = s.String("engine").value_or(w.framework == "transformers" ? "hf" : "vllm");
   if (w.framework == "generic") engine = "hf";
   out->engine = engine;
   in.engine = engine == "sglang" ? est::Engine::kSglang : engine == "hf" ? est::Engine::kHf
                                                                          : est::Engine::kVllm;
-  double tp = w.role == "rollout" && w.Number("rollout_tp") ? *w.Number("rollout_tp")
-                                                          : w.Number("tp").value_or(1);
+  double tp = w.role == "rollout" && s.Number("rollout_tp") ? *s.Number("rollout_tp")
+                                                          : s.Number("tp").value_or(1);
   in.tp = static_cast<int>(tp);
-  in.pp = static_cast<int>(w.Number("pp").value_or(1));
-  in.dp = static_cast<int>(w.Number("dp").value_or(1));
+  in.pp = static_cast<int>(s.Number("pp").value_or(1));
+  in.dp = static_cast<int>(s.Number("dp").value_or(1));
   in.expert_parallel = s.BoolOr("ep_enabled", false);
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
   if (quant.format == est::WeightFormat::kDefault) {
@@ -247,22 +266,22 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   }
   in.quant = quant;
 
-  if (auto len = w.Number("max_model_len")) {
+  if (auto len = s.Number("max_model_len")) {
     in.max_model_len = *len;
-  } else if (w.role == "rollout" && w.Number("max_response_len")) {
-    in.max_model_len = *w.Number("max_response_len") + w.Number("max_prompt_len").value_or(0);
+  } else if (w.role == "rollout" && s.Number("max_response_len")) {
+    in.max_model_len = *s.Number("max_response_len") + s.Number("max_prompt_len").value_or(0);
   } else if (in.engine != est::Engine::kHf) {
     in.max_model_len = static_cast<double>(arch.max_position_embeddings);
     s.Assume("max_model_len", fmt::format("{}", arch.max_position_embeddings),
              "engines default to the model's max_position_embeddings");
   }
   out->max_model_len = in.max_model_len;
-  in.kv_cache_dtype = w.String("kv_cache_dtype").value_or("auto");
+  in.kv_cache_dtype = s.String("kv_cache_dtype").value_or("auto");
   in.enforce_eager = s.BoolOr("enforce_eager", false) || s.BoolOr("disable_cuda_graph", false);
-  in.cpu_offload_bytes = w.Number("cpu_offload_gb").value_or(0) * 1e9;
-  in.max_num_seqs = w.Number("max_num_seqs").value_or(256);
-  in.max_num_batched_tokens = w.Number("max_num_batched_tokens").value_or(8192);
-  if (auto version = w.String("engine_version"))
+  in.cpu_offload_bytes = s.Number("cpu_offload_gb").value_or(0) * 1e9;
+  in.max_num_seqs = s.Number("max_num_seqs").value_or(256);
+  in.max_num_batched_tokens = s.Number("max_num_batched_tokens").value_or(8192);
+  if (auto version = s.String("engine_version"))
     in.v0_engine = !version->empty() && (*version)[0] == '0' && version->size() > 2 &&
                    std::atoi(version->c_str() + 2) < 8;
   // vLLM before the V1 engine (0.8) batched max(max_model_len, 2048) tokens and 256 sequences
@@ -274,12 +293,12 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
     const Setting* seqs = w.Find("max_num_seqs");
     if (!seqs || seqs->origin == Origin::kFrameworkDefault) in.max_num_seqs = 256;
   }
-  in.cuda_graph_max_bs = w.Number("cuda_graph_max_bs").value_or(0);
-  in.chunked_prefill = w.Number("chunked_prefill").value_or(0);
-  in.max_total_tokens = w.Number("max_total_tokens").value_or(0);
+  in.cuda_graph_max_bs = s.Number("cuda_graph_max_bs").value_or(0);
+  in.chunked_prefill = s.Number("chunked_prefill").value_or(0);
+  in.max_total_tokens = s.Number("max_total_tokens").value_or(0);
 
   if (in.engine == est::Engine::kSglang) {
-    if (auto fraction = w.Number("gpu_memory_utilization")) {
+    if (auto fraction = s.Number("gpu_memory_utilization")) {
       in.memory_fraction = *fraction;
     } else {
       in.memory_fraction = est::SglangDefaultMemoryFraction(gpu.total_bytes, in.tp, in.pp,
@@ -292,14 +311,14 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   } else if (in.engine == est::Engine::kVllm) {
     in.memory_fraction = s.NumberOr("gpu_memory_utilization", 0.9, "vLLM's default");
   } else {
-    in.batch = static_cast<int>(w.Number("micro_batch").value_or(1));
-    in.sequence_tokens = w.Number("max_seq_len").value_or(0) + w.Number("max_new_tokens").value_or(0);
+    in.batch = static_cast<int>(s.Number("micro_batch").value_or(1));
+    in.sequence_tokens = s.Number("max_seq_len").value_or(0) + s.Number("max_new_tokens").value_or(0);
     if (in.sequence_tokens <= 0) {
       in.sequence_tokens = 2048;
       s.Assume("max_seq_len", "2048", "prompt + generated tokens per sequence");
     }
     in.device_count = std::max(w.gpus, 1);
-    if (auto caps = w.String("max_memory")) in.max_memory_bytes = ParseMaxMemory(*caps);
+    if (auto caps = s.String("max_memory")) in.max_memory_bytes = ParseMaxMemory(*caps);
   }
   return est::EstimateServing(in);
 }
@@ -350,6 +369,21 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
     return out;
   }
   out.resolution = context.catalog->ResolveModel(model_setting->value.ToString(), context.resolve);
+  // A '# gpulint: model=NAME' directive names the architecture of a model the catalog cannot
+  // know (a private checkpoint); it stands in only where the script's own name fails.
+  if (auto directive = config.directives.find("model");
+      out.resolution.status == ResolveStatus::kUnknown && directive != config.directives.end() &&
+      directive->second != model_setting->value.ToString()) {
+    ModelResolution stand_in = context.catalog->ResolveModel(directive->second, context.resolve);
+    if (stand_in.status == ResolveStatus::kResolved) {
+      stand_in.assumptions.insert(
+          stand_in.assumptions.begin(),
+          fmt::format("'{}' is not in the catalog; estimated as {} (the '# gpulint: model=' "
+                      "directive)",
+                      model_setting->value.ToString(), stand_in.entry->hf_id));
+      out.resolution = std::move(stand_in);
+    }
+  }
   if (out.resolution.status != ResolveStatus::kResolved) {
     out.skipped = out.resolution.message;
     out.input_error = out.resolution.status == ResolveStatus::kInvalid;

@@ -30,6 +30,9 @@ struct WorkloadEstimate {
   std::string skipped;                      ///< why there is no estimate
   bool input_error = false;                 ///< a broken config.json: an exit-2 error
   std::vector<std::string> assumptions;
+  /// Settings the estimate needed that the script writes with a value gpulint cannot know; the
+  /// estimate used an assumption for them, and rules do not judge it.
+  std::vector<std::string> unknown_inputs;
   double usable_bytes = 0;                  ///< the GPU's memory (nvidia-smi total)
   bool fits = false;                        ///< breakdown->total <= usable_bytes
   std::string engine;                       ///< vllm | sglang | hf for serving

@@ -16,6 +16,7 @@ bool Catalog::AddUserEntries(const ProjectConfig& config, std::string* error) {
 
 ModelResolution Catalog::ResolveModel(std::string_view reference,
                                       const ResolveContext& context) const {
+  std::lock_guard<std::mutex> lock(resolve_mutex_);
   if (!resolver_) resolver_ = std::make_unique<ModelResolver>(models_);
   return resolver_->Resolve(reference, context);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,7 @@ class Catalog {
   ModelCatalog models_;
   GpuCatalog gpus_;
   mutable std::unique_ptr<ModelResolver> resolver_;  // built on first use, after user entries
+  mutable std::mutex resolve_mutex_;                  // files are linted on several threads
 };
 
 }  // namespace gpulint

@@ -23,6 +23,17 @@ std::vector<std::string> Strings(const toml::node_view<const toml::node>& node) 
   return out;
 }
 
+// The names a GPU resolves by: its canonical name, aliases and id, normalized.
+void AddNames(const toml::table& t, GpuEntry* entry) {
+  entry->spec.name = t["canonical"].value_or(t["name"].value_or(std::string()));
+  entry->aliases.push_back(GpuCatalog::Normalize(entry->spec.name));
+  for (const std::string& alias : Strings(t["aliases"]))
+    entry->aliases.push_back(GpuCatalog::Normalize(alias));
+  if (auto id = t["id"].value<std::string>()) entry->aliases.push_back(GpuCatalog::Normalize(*id));
+  for (const std::string& alias : Strings(t["unsized_alias"]))
+    entry->unsized_aliases.push_back(GpuCatalog::Normalize(alias));
+}
+
 bool EntryFromTable(const toml::table& t, const std::string& where, GpuEntry* entry,
                     std::string* error) {
   GpuEntry& e = *entry;
@@ -56,13 +67,33 @@ bool EntryFromTable(const toml::table& t, const std::string& where, GpuEntry* en
                          e.spec.name, where);
     return false;
   }
-  e.aliases.push_back(GpuCatalog::Normalize(e.spec.name));
-  for (const std::string& alias : Strings(t["aliases"]))
-    e.aliases.push_back(GpuCatalog::Normalize(alias));
-  if (auto id = t["id"].value<std::string>()) e.aliases.push_back(GpuCatalog::Normalize(*id));
-  for (const std::string& alias : Strings(t["unsized_alias"]))
-    e.unsized_aliases.push_back(GpuCatalog::Normalize(alias));
+  AddNames(t, &e);
   return true;
+}
+
+// The lines of a catalog [[gpu]] block that name it: all that resolution needs to find it.
+constexpr const char* kNameKeys[] = {"canonical", "name", "id", "aliases", "unsized_alias"};
+
+// A built-in [[gpu]] block reduced to its name lines (each is one line in catalog/gpus.toml;
+// tests/catalog/gpu_catalog_test.cpp checks that the index equals the full parse).
+std::string NameLines(std::string_view block) {
+  std::string out;
+  size_t start = 0;
+  while (start < block.size()) {
+    size_t end = block.find('\n', start);
+    if (end == std::string_view::npos) end = block.size();
+    std::string_view line = block.substr(start, end - start);
+    for (const char* key : kNameKeys) {
+      std::string_view k(key);
+      if (StartsWith(line, k) && line.size() > k.size() &&
+          (line[k.size()] == ' ' || line[k.size()] == '=')) {
+        out.append(line);
+        out += '\n';
+      }
+    }
+    start = end + 1;
+  }
+  return out;
 }
 
 bool AddTables(std::string_view text, const std::string& where, std::vector<GpuEntry>* entries,
@@ -101,14 +132,53 @@ std::string GpuCatalog::Normalize(std::string_view name) {
 }
 
 GpuCatalog::GpuCatalog() {
+  // Start-up reads only the name lines of each built-in GPU; a GPU's full entry is parsed when
+  // it is resolved (a run needs one or two of them). Start-up time is what a pre-commit hook
+  // feels.
   for (const EmbeddedFile& file : EmbeddedFiles()) {
     if (file.path != "catalog/gpus.toml") continue;
+    std::string_view text = file.content;
+    const std::string_view separator = "\n[[gpu]]\n";
+    size_t at = text.find(separator);
+    while (at != std::string_view::npos) {
+      size_t next = text.find(separator, at + 1);
+      std::string_view block = text.substr(at + separator.size(),
+                                           next == std::string_view::npos
+                                               ? std::string_view::npos
+                                               : next - at - separator.size());
+      GpuEntry entry;
+      try {
+        AddNames(toml::parse(NameLines(block), std::string(file.path)), &entry);
+      } catch (const toml::parse_error& e) {
+        fmt::print(stderr, "gpulint: error: built-in GPU catalog is broken: {}\n", e.what());
+        std::abort();
+      }
+      entries_.push_back(std::move(entry));
+      pending_.push_back("[[gpu]]\n" + std::string(block));
+      at = next;
+    }
+  }
+}
+
+const GpuEntry& GpuCatalog::Full(size_t index) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (index < pending_.size() && !pending_[index].empty()) {
+    std::vector<GpuEntry> parsed;
     std::string error;
-    if (!AddTables(file.content, std::string(file.path), &entries_, &error)) {
+    if (!AddTables(pending_[index], "catalog/gpus.toml", &parsed, &error) || parsed.size() != 1) {
       fmt::print(stderr, "gpulint: error: built-in GPU catalog is broken: {}\n", error);
       std::abort();
     }
+    entries_[index] = std::move(parsed[0]);
+    pending_[index].clear();
   }
+  return entries_[index];
+}
+
+const std::vector<GpuEntry>& GpuCatalog::entries() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  for (size_t i = 0; i < entries_.size(); ++i) Full(i);
+  return entries_;
 }
 
 bool GpuCatalog::AddFromToml(std::string_view toml_text, const std::string& where,
@@ -117,10 +187,12 @@ bool GpuCatalog::AddFromToml(std::string_view toml_text, const std::string& wher
   if (!AddTables(toml_text, where, &user, error)) return false;
   // User entries go first so that their names win.
   entries_.insert(entries_.begin(), user.begin(), user.end());
+  pending_.insert(pending_.begin(), user.size(), std::string());
   return true;
 }
 
 GpuResolution GpuCatalog::Resolve(std::string_view name, std::string_view cluster_default) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);  // Full() replaces entries in place
   GpuResolution result;
   std::string key = Normalize(Trim(name));
   if (key.empty()) {
@@ -146,10 +218,11 @@ GpuResolution GpuCatalog::Resolve(std::string_view name, std::string_view cluste
       return result;
     }
   }
-  for (const GpuEntry& entry : entries_) {
-    if (std::find(entry.unsized_aliases.begin(), entry.unsized_aliases.end(), key) ==
-        entry.unsized_aliases.end())
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (std::find(entries_[i].unsized_aliases.begin(), entries_[i].unsized_aliases.end(), key) ==
+        entries_[i].unsized_aliases.end())
       continue;
+    const GpuEntry& entry = Full(i);
     // An unsized name resolves to the cluster's GPU when that is a size of the same chip.
     if (!cluster_default.empty()) {
       GpuResolution declared = Resolve(cluster_default);
@@ -162,9 +235,10 @@ GpuResolution GpuCatalog::Resolve(std::string_view name, std::string_view cluste
         name, entry.spec.name));
     return result;
   }
-  for (const GpuEntry& entry : entries_)
-    if (std::find(entry.aliases.begin(), entry.aliases.end(), key) != entry.aliases.end())
-      return resolved(entry);
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (std::find(entries_[i].aliases.begin(), entries_[i].aliases.end(), key) !=
+        entries_[i].aliases.end())
+      return resolved(Full(i));
   result.message = fmt::format("unknown GPU '{}'", name);
   std::vector<std::string> names;
   for (const GpuEntry& entry : entries_) names.push_back(entry.spec.name);

@@ -2,6 +2,7 @@
 // names as scripts, SLURM, nvidia-smi and people write them.
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +40,8 @@ class GpuCatalog {
   /// catalog/gpus.toml, with `name` and `memory_gib` or `smi_total_mib` required.
   bool AddFromToml(std::string_view toml_text, const std::string& where, std::string* error);
 
-  const std::vector<GpuEntry>& entries() const { return entries_; }
+  /// Every GPU, in full.
+  const std::vector<GpuEntry>& entries() const;
 
   /// Resolves a name. `cluster_default` is the GPU a gpulint.toml declares: an unsized name
   /// ("a100") resolves to it when it is a size of the same chip.
@@ -49,7 +51,12 @@ class GpuCatalog {
   static std::string Normalize(std::string_view name);
 
  private:
-  std::vector<GpuEntry> entries_;
+  /// Entry `index` in full (built-in entries hold only their names until asked for).
+  const GpuEntry& Full(size_t index) const;
+
+  mutable std::vector<GpuEntry> entries_;
+  mutable std::vector<std::string> pending_;  // a built-in entry's TOML until it is parsed
+  mutable std::recursive_mutex mutex_;         // files are linted on several threads
 };
 
 }  // namespace gpulint

@@ -60,6 +60,7 @@ std::shared_ptr<const ModelEntry> ModelCatalog::Find(std::string_view id,
   std::string lowered = ToLower(id);
   for (const auto& slot : slots_) {
     if (slot->lowered_id != lowered) continue;
+    std::lock_guard<std::mutex> lock(parse_mutex_);
     if (!slot->parsed) {
       std::vector<ModelEntry> entries;
       if (!ParseModelTables(slot->block, slot->where, &entries, error)) return nullptr;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,7 @@ class ModelCatalog {
  private:
   struct Slot;
   std::vector<std::unique_ptr<Slot>> slots_;
+  mutable std::mutex parse_mutex_;  // files are linted on several threads
 };
 
 }  // namespace gpulint

@@ -116,12 +116,53 @@ ModelResolver::ModelResolver(const ModelCatalog& catalog) : catalog_(catalog) {
 
 ModelResolution ModelResolver::Resolve(std::string_view reference,
                                        const ResolveContext& context) const {
-  ModelResolution result;
   std::string ref(Trim(reference));
   if (ref.empty()) {
+    ModelResolution result;
     result.message = "empty model reference";
     return result;
   }
+  // 1. A folder with a config.json wins over the catalog.
+  if (context.use_filesystem) {
+    ModelResolution result;
+    fs::path path = ref;
+    if (StartsWith(ref, "~/"))
+      if (const char* home = std::getenv("HOME")) path = fs::path(home) / ref.substr(2);
+    if (path.is_relative() && !context.base_dir.empty()) path = fs::path(context.base_dir) / path;
+    std::error_code ec;
+    if (fs::is_directory(path, ec) && ReadConfigDir(path, "config.json", &result)) return result;
+    // 2. A model already in the Hugging Face cache (looked up once per name and run: a folder
+    // walk lints thousands of scripts that name the same few models).
+    if (!LooksLikePath(ref) && std::count(ref.begin(), ref.end(), '/') == 1) {
+      auto cached = hub_cache_.find(ref);
+      if (cached == hub_cache_.end()) {
+        std::optional<ModelResolution> hit;
+        std::string folder = "models--" + ref.substr(0, ref.find('/')) + "--" +
+                             ref.substr(ref.find('/') + 1);
+        for (const std::string& root : context.hf_cache_dirs) {
+          fs::path snapshots = fs::path(root) / folder / "snapshots";
+          if (hit || !fs::is_directory(snapshots, ec)) continue;
+          for (const auto& snapshot : fs::directory_iterator(snapshots, ec)) {
+            ModelResolution from_cache;
+            if (ReadConfigDir(snapshot.path(), "Hugging Face cache", &from_cache)) {
+              hit = std::move(from_cache);
+              break;
+            }
+          }
+        }
+        cached = hub_cache_.emplace(ref, std::move(hit)).first;
+      }
+      if (cached->second) return *cached->second;
+    }
+  }
+  auto by_name = by_name_.find(ref);
+  if (by_name == by_name_.end()) by_name = by_name_.emplace(ref, ResolveByName(ref)).first;
+  return by_name->second;
+}
+
+// Steps 3 to 6: from the catalog alone.
+ModelResolution ModelResolver::ResolveByName(const std::string& ref) const {
+  ModelResolution result;
   std::string error;
   auto found = [&](const std::string& id) {
     result.entry = catalog_.Find(id, &error);
@@ -132,27 +173,6 @@ ModelResolution ModelResolver::Resolve(std::string_view reference,
     }
     result.status = ResolveStatus::kResolved;
   };
-
-  // 1. A folder with a config.json wins over the catalog.
-  if (context.use_filesystem) {
-    fs::path path = ref;
-    if (StartsWith(ref, "~/"))
-      if (const char* home = std::getenv("HOME")) path = fs::path(home) / ref.substr(2);
-    if (path.is_relative() && !context.base_dir.empty()) path = fs::path(context.base_dir) / path;
-    std::error_code ec;
-    if (fs::is_directory(path, ec) && ReadConfigDir(path, "config.json", &result)) return result;
-    // 2. A model already in the Hugging Face cache.
-    if (!LooksLikePath(ref) && std::count(ref.begin(), ref.end(), '/') == 1) {
-      std::string folder = "models--" + ref.substr(0, ref.find('/')) + "--" +
-                           ref.substr(ref.find('/') + 1);
-      for (const std::string& root : context.hf_cache_dirs) {
-        fs::path snapshots = fs::path(root) / folder / "snapshots";
-        if (!fs::is_directory(snapshots, ec)) continue;
-        for (const auto& snapshot : fs::directory_iterator(snapshots, ec))
-          if (ReadConfigDir(snapshot.path(), "Hugging Face cache", &result)) return result;
-      }
-    }
-  }
 
   // 3. The exact id.
   if (!LooksLikePath(ref) && catalog_.Find(ref, &error)) {

@@ -2,7 +2,9 @@
 // variant name, fine-tuned checkpoint folder) onto an architecture, and says how it got there.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,12 +53,17 @@ class ModelResolver {
                              std::string* unsupported_reason);
 
  private:
+  ModelResolution ResolveByName(const std::string& ref) const;
+
   const ModelCatalog& catalog_;
   struct Keyed {
     std::string key;
     std::string id;
   };
   std::vector<Keyed> keys_;
+  // Per run: what a name resolves to by the catalog, and what the hub cache holds for it.
+  mutable std::map<std::string, ModelResolution> by_name_;
+  mutable std::map<std::string, std::optional<ModelResolution>> hub_cache_;
 };
 
 /// Parses a format name such as "awq-int4", "nf4", "fp8" (catalog/resolution.toml, the `quant`

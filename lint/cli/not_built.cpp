@@ -17,20 +17,8 @@ int NotBuiltYet(const std::string& name, const std::string& tracked_in) {
   return kExitUsage;
 }
 
-int RunLintCommand(const Args& args) {
-  auto parsed = ParseLintOptions(args);
-  return parsed.options ? NotBuiltYet("lint", "issue 6: rule engine") : parsed.exit_code;
-}
 int RunFixCommand(const Args& args) {
   auto parsed = ParseFixOptions(args);
   return parsed.options ? NotBuiltYet("fix", "issue 7: tuner") : parsed.exit_code;
-}
-int RunExplainCommand(const Args& args) {
-  auto parsed = ParseExplainOptions(args);
-  return parsed.options ? NotBuiltYet("explain", "issue 6: rule engine") : parsed.exit_code;
-}
-int RunRulesCommand(const Args& args) {
-  auto parsed = ParseListOptions("rules", args);
-  return parsed.options ? NotBuiltYet("rules", "issue 6: rule engine") : parsed.exit_code;
 }
 }  // namespace gpulint

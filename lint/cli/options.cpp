@@ -6,8 +6,17 @@
 
 #include <iostream>
 
+#include "lint/report/reporter.h"
+
 namespace gpulint {
 namespace {
+
+// A list option takes one value per use (`--set a=1 --set b=2`), so that it never swallows the
+// paths after it (`--select GL1 run.sh` selects GL1 and lints run.sh).
+CLI::Option* Repeatable(CLI::Option* option) {
+  return option->expected(1)->allow_extra_args(false)->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeAll);
+}
 
 void AddInputOptions(CLI::App& app, InputOptions& o, bool text_and_json_only) {
   app.add_option("paths", o.paths, "Scripts or folders to read ('-' reads stdin)");
@@ -18,7 +27,8 @@ void AddInputOptions(CLI::App& app, InputOptions& o, bool text_and_json_only) {
   app.add_option("--gpu", o.gpu, "GPU the scripts run on (e.g. H100-80GB); beats declarations");
   app.add_option("--config", o.config, "Use this gpulint.toml instead of the closest one");
   app.add_flag("--isolated", o.isolated, "Ignore every configuration file");
-  app.add_option("--env", o.env, "NAME=VALUE for an environment variable the scripts read");
+  Repeatable(app.add_option("--env", o.env,
+                            "NAME=VALUE for an environment variable the scripts read (repeat)"));
   app.add_option("--output-file", o.output_file,
                  "Also write the chosen format to this file; the terminal gets text");
 }
@@ -48,11 +58,15 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
   CLI::App app{"Check launch scripts for GPU memory, parallelism and configuration problems.",
                "lint"};
   AddInputOptions(app, o, false);
-  app.add_option("--format", o.format, "text|concise|json|jsonl|sarif|github|rdjson|rdjsonl|"
-                                       "gitlab|markdown|checkstyle|junit");
-  app.add_option("--select", o.select, "Only these rule ids or prefixes (e.g. GL1,GL203)")
+  std::string formats;
+  for (const ReporterEntry& entry : Reporters())
+    formats += (formats.empty() ? "" : "|") + std::string(entry.name);
+  app.add_option("--format", o.format, formats);
+  Repeatable(app.add_option("--select", o.select,
+                            "Only these rule ids, prefixes or names (GL1,GL203)"))
       ->delimiter(',');
-  app.add_option("--ignore", o.ignore, "Skip these rule ids or prefixes")->delimiter(',');
+  Repeatable(app.add_option("--ignore", o.ignore, "Skip these rule ids, prefixes or names"))
+      ->delimiter(',');
   app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   app.add_flag("--statistics", o.statistics, "Print one row per rule with its count");
@@ -71,7 +85,7 @@ Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& arg
   CLI::App app{"Estimate per-GPU memory of every workload in the scripts, or of one described by "
                "--role/--model/--gpu.", "estimate"};
   AddInputOptions(app, o, true);
-  app.add_option("--set", o.set, "SETTING=VALUE: override a setting (what-if)");
+  Repeatable(app.add_option("--set", o.set, "SETTING=VALUE: override a setting (repeat)"));
   app.add_option("--role", o.role, "Without a script: train or serve")
       ->check(CLI::IsMember({"train", "serve", "rollout", "teacher", "reference", "reward",
                              "critic", "eval"}));
@@ -92,10 +106,11 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   app.add_flag("--write", o.write, "Apply the changes in place (atomically)");
   app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
       ->check(CLI::Range(0.0, 0.9));
-  app.add_option("--keep", o.keep, "Invariants to keep: global-batch")->delimiter(',');
+  Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))
+      ->delimiter(',');
   app.add_flag("--pow2", o.pow2, "Only propose powers of two");
   app.add_option("--workload", o.workload, "Only the workload with this role");
-  app.add_option("--set", o.set, "SETTING=VALUE: override a setting before searching");
+  Repeatable(app.add_option("--set", o.set, "SETTING=VALUE: override a setting before searching"));
   Parsed<FixOptions> parsed = Run(app, args, std::move(o));
   if (parsed.options && diff && parsed.options->write) {
     std::cerr << "gpulint: error: --diff and --write exclude each other: gpulint fix\n";
@@ -115,8 +130,9 @@ Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args) {
 Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args) {
   ExplainOptions o;
   CLI::App app{"Print a rule's documentation.", "explain"};
-  app.add_option("rule", o.rule_id, "Rule id (GL101) or name (oom-risk)")->required();
-  app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("rule", o.rule_id, "Rule id (GL101) or name (out-of-memory)")->required();
+  app.add_option("--format", o.format, "text, json or markdown (docs/rules/GLnnn.md)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
   return Run(app, args, std::move(o));
 }
 
@@ -129,7 +145,11 @@ Parsed<ListOptions> ParseListOptions(const std::string& command,
   CLI::App app{description, command};
   if (command == "models")
     app.add_option("--search", o.search, "Only models whose name contains this text");
-  app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  if (command == "rules")
+    app.add_option("--format", o.format, "text, json or markdown (docs/rules/README.md)")
+        ->check(CLI::IsMember({"text", "json", "markdown"}));
+  else
+    app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--config", o.config, "A gpulint.toml whose models, GPUs or rules to include");
   return Run(app, args, std::move(o));
 }

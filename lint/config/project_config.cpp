@@ -105,11 +105,12 @@ bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::stri
         return false;
       }
       config->headroom = *value;
-    } else if (key == "select" || key == "ignore" || key == "exclude" || key == "rules" ||
-               key == "frameworks") {
+    } else if (key == "select" || key == "ignore" || key == "exclude" || key == "include" ||
+               key == "rules" || key == "frameworks") {
       std::vector<std::string>* out = key == "select"    ? &config->select
                                       : key == "ignore"  ? &config->ignore
                                       : key == "exclude" ? &config->exclude
+                                      : key == "include" ? &config->include
                                       : key == "rules"   ? &config->rule_packs
                                                          : &config->framework_maps;
       if (!ReadStrings(*table, key.c_str(), path, out, error)) return false;

@@ -19,6 +19,8 @@ struct ProjectConfig {
   std::optional<double> headroom;            ///< fraction of usable memory kept free
   std::vector<std::string> select, ignore;   ///< rule ids or prefixes
   std::vector<std::string> exclude;          ///< glob patterns of files not to lint
+  std::vector<std::string> include;          ///< globs of further files a folder walk takes
+                                             ///< (launch/*.py, configs/*.yaml)
   std::vector<std::string> rule_packs;       ///< extra rules files, absolute paths
   std::vector<std::string> framework_maps;   ///< extra flag maps, absolute paths
   std::map<std::string, std::string> severity;  ///< rule id -> error|warning|info

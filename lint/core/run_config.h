@@ -40,6 +40,7 @@ struct Workload {
   std::string branch;               ///< "if@12:then" when inside a branch not decided
   bool shares_process_gpus = false; ///< a further model in the same process (evaluator, ref)
   bool devices_assumed = false;     ///< device ids were not declared (no CUDA_VISIBLE_DEVICES)
+  int visible_devices = 0;          ///< devices the process can see when declared (0: unknown)
   std::vector<std::string> assumptions;  ///< defaults filled in, devices assumed, ...
 
   const Setting* Find(const std::string& name) const;
@@ -57,6 +58,14 @@ struct Cluster {
   std::map<std::string, Setting> other;  ///< mem, cpus_per_task, partition, ...
 };
 
+/// A comment of the linted file, for `# gpulint: disable=...` suppressions.
+struct CommentLine {
+  int line = 0;
+  size_t offset = 0;   ///< of the '#'
+  std::string text;    ///< without the '#'
+  bool own_line = false;  ///< nothing but blanks before it on its line
+};
+
 struct RunConfig {
   std::string path;
   Cluster cluster;
@@ -65,6 +74,7 @@ struct RunConfig {
   std::vector<ReaderNote> notes;
   std::map<std::string, std::string> directives;  ///< "# gpulint: key=value" lines
   std::vector<std::string> files_read;            ///< sourced scripts, configs, Python files
+  std::vector<CommentLine> comments;              ///< comments of the linted file itself
 };
 
 }  // namespace gpulint

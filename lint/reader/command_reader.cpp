@@ -122,10 +122,11 @@ class CommandReader::Impl {
 
   // nohup, env, time, conda run -n x, ...: dropped with their own options.
   bool StripWrapper(size_t at, size_t* next) {
-    for (const FrameworkMap& map : r_.maps_.maps()) {
-      if (map.kind != "wrapper") continue;
-      for (const MatchSpec& match : map.matches) {
+    for (const FrameworkMap& header : r_.maps_.maps()) {
+      if (header.kind != "wrapper") continue;
+      for (const MatchSpec& match : header.matches) {
         if (!MatchesWords(match.command, words_, at)) continue;
+        const FrameworkMap& map = r_.maps_.Loaded(header);
         size_t i = at + match.command.size();
         bool is_env = match.command[0] == "env";
         while (i < words_.size()) {
@@ -167,7 +168,7 @@ class CommandReader::Impl {
         } else {
           continue;
         }
-        *next = ParseLauncherFlags(map, start);
+        *next = ParseLauncherFlags(r_.maps_.Loaded(map), start);
         return true;
       }
     }
@@ -509,20 +510,20 @@ class CommandReader::Impl {
       if (map.kind != "framework" && map.kind != "generic") continue;
       for (const MatchSpec& match : map.matches) {
         if (!match.command.empty() && !python && MatchesWords(match.command, words_, at))
-          return &map;
-        if (!match.python_module.empty() && python && module == match.python_module) return &map;
+          return &r_.maps_.Loaded(map);
+        if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
         if (!match.python_script.empty() && python && !script.empty() &&
             (match.python_script == "*" || Basename(script) == match.python_script)) {
           bool required = match.requires_flags.empty();
           for (const std::string& flag : match.requires_flags)
             required = required || flags.count(flag);
-          if (required) return &map;
+          if (required) return &r_.maps_.Loaded(map);
         }
         if (!match.python_call.empty() && source)
           for (const PyCall& call : source->module.calls)
             if (call.callee == match.python_call) {
               out_.entry = "python_call";  // e.g. vLLM's LLM class, not its server
-              return &map;
+              return &r_.maps_.Loaded(map);
             }
       }
     }
@@ -580,7 +581,7 @@ class CommandReader::Impl {
         for (const MatchSpec& match : other.matches)
           if (!match.python_call.empty() &&
               std::find(providers.begin(), providers.end(), &other) == providers.end())
-            providers.push_back(&other);
+            providers.push_back(&r_.maps_.Loaded(other));
     std::set<std::string> already;
     for (const Pending& p : *pending) already.insert(p.setting.name);
     for (const FrameworkMap* provider : providers) {

@@ -69,4 +69,28 @@ bool ReadConfigEntries(std::string_view text, std::vector<ConfigEntry>* entries,
   return true;
 }
 
+std::vector<std::pair<size_t, std::string>> YamlComments(std::string_view text) {
+  std::vector<std::pair<size_t, std::string>> comments;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      quote = 0;  // plain YAML scalars do not span lines in the files gpulint reads
+    } else if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      if (i == 0 || text[i - 1] == ' ' || text[i - 1] == ':' || text[i - 1] == '\n' ||
+          text[i - 1] == '[' || text[i - 1] == ',' || text[i - 1] == '-')
+        quote = c;
+    } else if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' ||
+                            text[i - 1] == '\n')) {
+      size_t end = text.find('\n', i);
+      if (end == std::string_view::npos) end = text.size();
+      comments.push_back({i, std::string(text.substr(i + 1, end - i - 1))});
+      i = end - 1;
+    }
+  }
+  return comments;
+}
+
 }  // namespace gpulint

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpulint {
@@ -21,5 +22,9 @@ struct ConfigEntry {
 /// Parses YAML (JSON is YAML too). False with `error` ("what at line:col") on a syntax error.
 bool ReadConfigEntries(std::string_view text, std::vector<ConfigEntry>* entries,
                        std::string* error);
+
+/// YAML comments ('#' at a line start or after a blank, outside quotes): offset of the '#' and
+/// the text after it.
+std::vector<std::pair<size_t, std::string>> YamlComments(std::string_view text);
 
 }  // namespace gpulint

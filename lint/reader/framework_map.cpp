@@ -202,34 +202,80 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   return true;
 }
 
+namespace {
+
+// The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults]
+// or [role_words] table (the files put those last; rules/frameworks/README.md).
+std::string_view HeaderOf(std::string_view text) {
+  size_t end = text.size();
+  for (const char* section :
+       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]"})
+    end = std::min(end, text.find(section));
+  return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
+}
+
+}  // namespace
+
 FrameworkMaps::FrameworkMaps() {
   for (const EmbeddedFile& file : EmbeddedFilesUnder("rules/frameworks/")) {
     if (file.path.size() < 5 || file.path.substr(file.path.size() - 5) != ".toml") continue;
+    FrameworkMap map;
     std::string error;
-    if (!AddText(std::string(file.content), std::string(file.path), &error)) {
+    if (!ParseFrameworkMap(std::string(HeaderOf(file.content)), std::string(file.path), &map,
+                           &error)) {
       fmt::print(stderr, "gpulint: error: built-in flag map is broken: {}\n", error);
       std::abort();
     }
+    map.loaded = false;
+    map.text = std::string(file.content);
+    maps_.push_back(std::move(map));
   }
-  ResolveInheritance();
+  std::stable_sort(maps_.begin(), maps_.end(), [](const FrameworkMap& a, const FrameworkMap& b) {
+    return a.priority < b.priority;
+  });
+}
+
+const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
+  std::lock_guard<std::recursive_mutex> lock(load_mutex_);
+  if (map.loaded) return map;
+  FrameworkMap& slot = maps_[static_cast<size_t>(&map - maps_.data())];
+  FrameworkMap full;
+  std::string error;
+  if (!ParseFrameworkMap(slot.text, slot.path, &full, &error)) {
+    fmt::print(stderr, "gpulint: error: built-in flag map is broken: {}\n", error);
+    std::abort();
+  }
+  // Only the body moves in: callers may be iterating the header's [[match]] list right now.
+  slot.flags = std::move(full.flags);
+  slot.keys = std::move(full.keys);
+  slot.kwargs = std::move(full.kwargs);
+  slot.defaults = std::move(full.defaults);
+  slot.role_words = std::move(full.role_words);
+  slot.loaded = true;
+  slot.text.clear();
+  MergeParents(&slot);
+  return slot;
+}
+
+void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
+  for (const std::string& parent_name : heir->inherits) {
+    const FrameworkMap* parent = Find(parent_name);
+    if (!parent || parent == heir) continue;
+    // The heir's own entries win; the parent's fill what the heir does not say.
+    for (const auto& [flag, spec] : parent->flags) heir->flags.emplace(flag, spec);
+    for (const auto& [key, spec] : parent->keys) heir->keys.emplace(key, spec);
+    for (const auto& [kwarg, spec] : parent->kwargs) heir->kwargs.emplace(kwarg, spec);
+    for (const DefaultSpec& spec : parent->defaults) {
+      bool shadowed = false;
+      for (const DefaultSpec& own : heir->defaults) shadowed = shadowed || own.setting == spec.setting;
+      if (!shadowed) heir->defaults.push_back(spec);
+    }
+  }
 }
 
 void FrameworkMaps::ResolveInheritance() {
-  for (FrameworkMap& heir : maps_) {
-    for (const std::string& parent_name : heir.inherits) {
-      const FrameworkMap* parent = Find(parent_name);
-      if (!parent || parent == &heir) continue;
-      // The heir's own entries win; the parent's fill what the heir does not say.
-      for (const auto& [flag, spec] : parent->flags) heir.flags.emplace(flag, spec);
-      for (const auto& [key, spec] : parent->keys) heir.keys.emplace(key, spec);
-      for (const auto& [kwarg, spec] : parent->kwargs) heir.kwargs.emplace(kwarg, spec);
-      for (const DefaultSpec& spec : parent->defaults) {
-        bool shadowed = false;
-        for (const DefaultSpec& own : heir.defaults) shadowed = shadowed || own.setting == spec.setting;
-        if (!shadowed) heir.defaults.push_back(spec);
-      }
-    }
-  }
+  for (FrameworkMap& heir : maps_)
+    if (heir.loaded) MergeParents(&heir);
 }
 
 bool FrameworkMaps::AddText(const std::string& text, const std::string& where,
@@ -262,7 +308,7 @@ bool FrameworkMaps::AddFile(const std::string& path, std::string* error) {
 
 const FrameworkMap* FrameworkMaps::Find(const std::string& name) const {
   for (const FrameworkMap& map : maps_)
-    if (map.name == name) return &map;
+    if (map.name == name) return &Loaded(map);
   return nullptr;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,8 @@ struct FrameworkMap {
   // Roles a generic entry point gets from words in its script name.
   std::map<std::string, std::vector<std::string>> role_words;
   std::vector<std::string> inherits;       ///< maps whose flags, keys, kwargs and defaults apply too
+  bool loaded = true;                      ///< false: only the header is read (see Loaded)
+  std::string text;                        ///< the TOML, kept until the map is loaded
 
   const FlagSpec* Flag(const std::string& spelling) const;
 };
@@ -93,11 +96,20 @@ class FrameworkMaps {
   bool AddFile(const std::string& path, std::string* error);
   bool AddText(const std::string& text, const std::string& where, std::string* error);
 
+  /// Every map with its header ([framework], [[match]], [[workload]]): enough to match.
   const std::vector<FrameworkMap>& maps() const { return maps_; }
+  /// `map` with its flags, keys, kwargs and defaults and its parents' merged in. Built-in maps
+  /// are read only up to their first such table at start-up (most of them never match a given
+  /// script) and in full the first time one is used; the object stays where it is.
+  const FrameworkMap& Loaded(const FrameworkMap& map) const;
+  /// By name, loaded; nullptr when there is none.
   const FrameworkMap* Find(const std::string& name) const;
 
  private:
-  std::vector<FrameworkMap> maps_;  // sorted by priority
+  void MergeParents(FrameworkMap* heir) const;
+
+  mutable std::vector<FrameworkMap> maps_;  // sorted by priority
+  mutable std::recursive_mutex load_mutex_;  // files are linted on several threads
 };
 
 /// Parses one map. False with "what: where:line:col" when the file is not a valid map.

@@ -25,7 +25,9 @@ struct PyToken {
 bool IsIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool IsIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-std::vector<PyToken> Tokenize(std::string_view src) {
+// `comments`, when given, receives each comment's offset (of the '#') and text after it.
+std::vector<PyToken> Tokenize(std::string_view src,
+                              std::vector<std::pair<size_t, std::string>>* comments = nullptr) {
   std::vector<PyToken> tokens;
   size_t i = 0;
   int depth = 0;
@@ -46,7 +48,9 @@ std::vector<PyToken> Tokenize(std::string_view src) {
       }
     }
     if (c == '#') {
+      size_t start = i;
       while (i < src.size() && src[i] != '\n') ++i;
+      if (comments) comments->push_back({start, std::string(src.substr(start + 1, i - start - 1))});
       continue;
     }
     if (c == '\\' && i + 1 < src.size() && src[i + 1] == '\n') {
@@ -478,6 +482,12 @@ class Reader {
 
 PyModule ReadPython(std::string_view source, const std::set<std::string>& interesting) {
   return Reader(source, interesting).Run();
+}
+
+std::vector<std::pair<size_t, std::string>> PythonComments(std::string_view source) {
+  std::vector<std::pair<size_t, std::string>> comments;
+  Tokenize(source, &comments);
+  return comments;
 }
 
 }  // namespace gpulint

@@ -67,4 +67,7 @@ struct PyModule {
 /// Never fails; malformed code yields fewer results and a note.
 PyModule ReadPython(std::string_view source, const std::set<std::string>& interesting);
 
+/// The comments of Python source (not '#' inside strings): offset of the '#', text after it.
+std::vector<std::pair<size_t, std::string>> PythonComments(std::string_view source);
+
 }  // namespace gpulint

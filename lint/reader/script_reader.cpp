@@ -10,7 +10,9 @@
 
 #include "lint/core/setting_types.h"
 #include "lint/reader/command_reader.h"
+#include "lint/reader/config_file.h"
 #include "lint/reader/directives.h"
+#include "lint/reader/python_reader.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/reader/shell_evaluator.h"
 #include "lint/util/strings.h"
@@ -154,6 +156,10 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
                      Text::Literal(base, -1, 0, 0, false, true)};
     }
     program.commands.push_back(record);
+    // Their comments carry directives and suppressions as a script's do.
+    auto comments = EndsWith(path, ".py") ? PythonComments(text) : YamlComments(text);
+    for (auto& [offset, comment_text] : comments)
+      program.comments.push_back({file, offset, std::move(comment_text)});
   }
   config.notes.insert(config.notes.end(), program.notes.begin(), program.notes.end());
 
@@ -168,6 +174,17 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
     if (comment.file != file)
       ReadDirectives({comment}, comment.file, 0, *sources, &config.cluster, &config.directives,
                      &directive_spans, &config.notes);
+  for (const CommentRecord& comment : program.comments) {
+    if (comment.file != file) continue;
+    CommentLine line;
+    line.offset = comment.offset;
+    line.line = sources->LineOf(file, comment.offset);
+    line.text = comment.text;
+    size_t line_start = text.rfind('\n', comment.offset == 0 ? 0 : comment.offset - 1);
+    line_start = line_start == std::string::npos ? 0 : line_start + 1;
+    line.own_line = Trim(std::string_view(text).substr(line_start, comment.offset - line_start)).empty();
+    config.comments.push_back(std::move(line));
+  }
   if (auto it = config.directives.find("gpu"); it != config.directives.end()) {
     Setting gpu;
     gpu.name = "gpu";
@@ -235,7 +252,6 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
     if (!devices_declared && gpus_per_node)
       for (int d = 0; d < *gpus_per_node; ++d) pool.push_back(d);
     size_t next_device = 0;
-    int process_gpus = 0;
     const WorkloadSpec* spec_of = nullptr;
     for (size_t w = 0; w < read.workloads.size(); ++w) {
       Workload& workload = read.workloads[w];
@@ -247,6 +263,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         workload.gpus = read.workloads[0].gpus;
         workload.devices = read.workloads[0].devices;
         workload.devices_assumed = read.workloads[0].devices_assumed;
+        workload.visible_devices = read.workloads[0].visible_devices;
         continue;
       }
       spec_of = nullptr;
@@ -293,10 +310,14 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         workload.devices.push_back(slot < pool.size() ? pool[slot] : static_cast<int>(slot));
       }
       workload.devices_assumed = !devices_declared;
+      if (devices_declared) workload.visible_devices = static_cast<int>(pool.size());
+      // The launcher's process counts, for rules that compare them with the visible devices.
+      if (read.launch.nproc_per_node && !workload.Find("nproc_per_node"))
+        workload.settings["nproc_per_node"] = *read.launch.nproc_per_node;
+      if (read.launch.num_processes && !workload.Find("num_processes"))
+        workload.settings["num_processes"] = *read.launch.num_processes;
       if (!colocated) next_device = start + static_cast<size_t>(per_node_gpus);
-      process_gpus += gpus;
     }
-    (void)process_gpus;
     for (Workload& workload : read.workloads) config.workloads.push_back(std::move(workload));
   }
 

@@ -66,23 +66,31 @@ bool MatchesGitignore(const std::string& relative, bool is_dir,
 
 }  // namespace
 
-bool IsExcluded(const std::string& path, const std::vector<std::string>& exclude) {
+bool MatchesAnyGlob(const std::string& path, const std::vector<std::string>& globs) {
   std::string normalized = path;
   while (StartsWith(normalized, "./")) normalized = normalized.substr(2);
-  for (std::string pattern : exclude) {
+  for (std::string pattern : globs) {
+    // As in .gitignore: "old/" is a folder named old at any depth, "/old/" only at the top.
+    bool anchored = StartsWith(pattern, "/");
+    if (anchored) pattern = pattern.substr(1);
+    bool any_depth = !anchored && pattern.find('/') >= pattern.size() - 1;
     if (EndsWith(pattern, "/")) pattern += "**";
     // "**" matches across folders: GlobMatch's '*' already does, so drop the doubling.
     std::string simple;
     for (size_t i = 0; i < pattern.size(); ++i)
-      if (!(pattern[i] == '*' && i + 1 < pattern.size() && pattern[i + 1] == '*')) simple += pattern[i];
-    if (GlobMatch(simple, normalized) || GlobMatch(simple, fs::path(normalized).filename().string()))
+      if (!(pattern[i] == '*' && i + 1 < pattern.size() && pattern[i + 1] == '*'))
+        simple += pattern[i];
+    if (GlobMatch(simple, normalized) ||
+        GlobMatch(simple, fs::path(normalized).filename().string()) ||
+        (any_depth && GlobMatch("*/" + simple, normalized)))
       return true;
   }
   return false;
 }
 
 bool CollectFiles(const std::string& path, const std::vector<std::string>& exclude,
-                  std::vector<std::string>* files, std::string* error) {
+                  const std::vector<std::string>& include, std::vector<std::string>* files,
+                  std::string* error) {
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) {
@@ -94,6 +102,7 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
     return true;
   }
   // An explicit walk with a stack: no recursion over the user's folder depth.
+  const std::string root = fs::path(path).generic_string();
   std::vector<std::pair<fs::path, std::vector<std::string>>> stack = {
       {fs::path(path), ReadGitignore(path)}};
   std::vector<std::string> found;
@@ -104,17 +113,21 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
     for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry);
     for (const auto& entry : entries) {
       std::string name = entry.path().filename().string();
-      std::string relative = fs::relative(entry.path(), path, ec).generic_string();
+      // Below the root by construction: cut the prefix (fs::relative would resolve symlinks,
+      // a readlink per path component per file).
+      std::string relative = entry.path().generic_string().substr(root.size());
+      while (StartsWith(relative, "/")) relative = relative.substr(1);
       bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
       if (StartsWith(name, ".") || name == "node_modules" || name == "__pycache__") continue;
       if (MatchesGitignore(relative, is_dir, ignores)) continue;
       std::string display = (fs::path(path) / relative).generic_string();
-      if (IsExcluded(display, exclude)) continue;
+      if (MatchesAnyGlob(display, exclude)) continue;
       if (is_dir) {
         std::vector<std::string> nested = ignores;
         for (std::string& pattern : ReadGitignore(entry.path())) nested.push_back(pattern);
         stack.emplace_back(entry.path(), nested);
-      } else if (entry.is_regular_file(ec) && IsScript(entry.path())) {
+      } else if (entry.is_regular_file(ec) &&
+                 (IsScript(entry.path()) || MatchesAnyGlob(display, include))) {
         found.push_back(display);
       }
     }

@@ -2,8 +2,10 @@
 // flag maps (with the project's additions), and the input files. The subcommands start here.
 #pragma once
 
+#include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,9 @@ struct LoadedFile {
 class Workspace {
  public:
   explicit Workspace(const InputOptions& options);
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
 
   /// Loads --config (or nothing with --isolated). False with `error` for an invalid file.
   bool Init(std::string* error);
@@ -38,7 +43,8 @@ class Workspace {
   const Catalog& catalog() const { return catalog_; }
   /// --gpu, which beats every declaration ("" when not given).
   const std::string& gpu_override() const { return options_.gpu; }
-  const FrameworkMaps& maps() const { return maps_; }
+  /// The flag maps; the built-in ones load on another thread from construction on.
+  const FrameworkMaps& maps() const;
   /// Configuration warnings (unknown keys), each once.
   const std::vector<std::string>& warnings() const { return warnings_; }
   /// The GPU name that applies to a file: --gpu, else its config's gpu ("" when none).
@@ -49,7 +55,10 @@ class Workspace {
 
   InputOptions options_;
   Catalog catalog_;
-  FrameworkMaps maps_;
+  FrameworkMaps& MutableMaps() const;
+  std::mutex config_mutex_;  // ConfigFor runs on the lint threads (configs load before them)
+  mutable std::future<std::unique_ptr<FrameworkMaps>> maps_loading_;
+  mutable std::unique_ptr<FrameworkMaps> maps_;
   std::unique_ptr<ProjectConfig> explicit_config_;
   std::map<std::string, std::unique_ptr<ProjectConfig>> configs_by_path_;
   std::map<std::string, std::string> config_path_by_dir_;

@@ -105,3 +105,23 @@ TEST_CASE("a user GPU without memory is an error naming the file", "[catalog][gp
   CHECK(error.find("no memory size") != std::string::npos);
   CHECK(error.find("gpulint.toml") != std::string::npos);
 }
+
+TEST_CASE("the start-up name index finds every GPU by every name the full entry has",
+          "[catalog][gpu]") {
+  gpulint::GpuCatalog full;
+  const auto& entries = full.entries();  // parses every entry in full
+  REQUIRE(entries.size() >= 20);
+  for (const gpulint::GpuEntry& entry : entries) {
+    for (const std::string& alias : entry.aliases) {
+      gpulint::GpuCatalog lazy;  // only the index, until Resolve parses the match
+      gpulint::GpuResolution resolution = lazy.Resolve(alias);
+      INFO(entry.spec.name << " by " << alias);
+      REQUIRE(resolution.spec);
+      // An alias shared with an unsized name (a100) may pick the smaller variant; otherwise it
+      // is this GPU, with the same memory as the full parse.
+      if (std::find(entry.unsized_aliases.begin(), entry.unsized_aliases.end(), alias) ==
+          entry.unsized_aliases.end() && resolution.spec->name == entry.spec.name)
+        CHECK(resolution.spec->total_bytes == entry.spec.total_bytes);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// `gpulint lint`: read, estimate, check the rules, report; exit 1 on findings at or above
+// --fail-on.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "lint/analysis/file_analysis.h"
+#include "lint/cli/cli.h"
+#include "lint/cli/commands.h"
+#include "lint/cli/options.h"
+#include "lint/core/fingerprint.h"
+#include "lint/report/reporter.h"
+#include "lint/rules/linter.h"
+
+namespace gpulint {
+namespace {
+
+std::string FindingFingerprint(const ReportInput& input, const Finding& finding) {
+  return Fingerprint(finding.rule, input.LineText(finding.span.path, finding.span.line));
+}
+
+bool ReadBaseline(const std::string& path, std::set<std::string>* keys, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = fmt::format("cannot read baseline: {}", path);
+    return false;
+  }
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+  if (json.is_discarded() || !json.contains("findings")) {
+    *error = fmt::format("baseline is not a gpulint baseline (JSON with \"findings\"): {}", path);
+    return false;
+  }
+  for (const auto& entry : json["findings"])
+    keys->insert(entry.value("path", "") + "|" + entry.value("fingerprint", ""));
+  return true;
+}
+
+}  // namespace
+
+int RunLintCommand(const Args& args) {
+  auto parsed = ParseLintOptions(args);
+  if (!parsed.options) return parsed.exit_code;
+  const LintOptions& options = *parsed.options;
+  const ReporterEntry* reporter = FindReporter(options.format);
+  if (!reporter) {
+    std::string names;
+    for (const ReporterEntry& entry : Reporters())
+      names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    fmt::print(stderr, "gpulint: error: unknown format '{}' (one of {}): gpulint lint --format\n",
+               options.format, names);
+    return kExitUsage;
+  }
+  LintChoices choices;
+  choices.select = options.select;
+  choices.ignore = options.ignore;
+  choices.headroom = options.headroom;
+  choices.no_inline_suppress = options.no_inline_suppress;
+  Linter linter(choices);  // starts parsing the rules while the workspace loads
+  Workspace workspace(options);
+  std::string error;
+  std::vector<LoadedFile> files;
+  if (!workspace.Init(&error) || !workspace.LoadInputs(&files, &error)) {
+    fmt::print(stderr, "gpulint: error: {}\n", error);
+    return kExitUsage;
+  }
+  if (!linter.Init(&error)) {
+    fmt::print(stderr, "gpulint: error: {}\n", error);
+    return kExitUsage;
+  }
+  std::vector<LintedFile> linted(files.size());
+  ReportInput input;
+  input.rules = &linter.rules();
+  input.color = options.format == "text" && options.output_file.empty() && isatty(1) &&
+                !std::getenv("NO_COLOR");
+  input.version = GPULINT_VERSION;
+  if (!linter.LintAll(workspace, files, &linted, &error)) {
+    fmt::print(stderr, "gpulint: error: {}\n", error);
+    return kExitUsage;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    ReportFile report;
+    report.path = files[i].path;
+    report.findings = linted[i].findings;
+    report.analysis = linted[i].analysis.get();
+    input.files.push_back(std::move(report));
+  }
+  for (const std::string& warning : workspace.warnings())
+    fmt::print(stderr, "gpulint: warning: {}\n", warning);
+
+  // Baseline: report only findings that are not recorded in it.
+  if (!options.baseline.empty()) {
+    std::set<std::string> known;
+    if (!ReadBaseline(options.baseline, &known, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
+    for (ReportFile& file : input.files) {
+      std::vector<Finding> fresh;
+      for (Finding& finding : file.findings)
+        if (!known.count(finding.span.path + "|" + FindingFingerprint(input, finding)))
+          fresh.push_back(std::move(finding));
+      file.findings = std::move(fresh);
+    }
+  }
+  if (!options.write_baseline.empty()) {
+    nlohmann::ordered_json baseline;
+    baseline["version"] = 1;
+    baseline["findings"] = nlohmann::ordered_json::array();
+    for (const ReportFile& file : input.files)
+      for (const Finding& finding : file.findings)
+        baseline["findings"].push_back({{"path", finding.span.path},
+                                        {"rule", finding.rule},
+                                        {"fingerprint", FindingFingerprint(input, finding)}});
+    std::ofstream(options.write_baseline) << baseline.dump(2) << "\n";
+  }
+
+  std::string rendered = reporter->render(input);
+  if (!options.output_file.empty()) {
+    std::ofstream out(options.output_file, std::ios::binary);
+    out << rendered;
+    if (!out) {
+      fmt::print(stderr, "gpulint: error: cannot write {}\n", options.output_file);
+      return kExitUsage;
+    }
+    ReportInput terminal = input;
+    terminal.color = isatty(1) && !std::getenv("NO_COLOR");
+    fmt::print("{}", FindReporter("text")->render(terminal));
+  } else {
+    fmt::print("{}", rendered);
+  }
+  if (options.statistics) {
+    std::map<std::string, int> counts;
+    for (const ReportFile& file : input.files)
+      for (const Finding& finding : file.findings) ++counts[finding.rule + " " + finding.name];
+    std::vector<std::pair<int, std::string>> rows;
+    for (const auto& [rule, count] : counts) rows.emplace_back(count, rule);
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (const auto& [count, rule] : rows) fmt::print(stderr, "{:>5}  {}\n", count, rule);
+  }
+  if (options.exit_zero) return kExitClean;
+  Severity threshold = Severity::kError;
+  ParseSeverity(options.fail_on, &threshold);
+  for (const ReportFile& file : input.files)
+    for (const Finding& finding : file.findings)
+      if (finding.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,43 @@
+// The one interface every output format implements: pure formatting of findings that are
+// already sorted. Formats are chosen from a table by name (--format).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lint/analysis/file_analysis.h"
+#include "lint/core/finding.h"
+#include "lint/rules/rule_set.h"
+
+namespace gpulint {
+
+struct ReportFile {
+  std::string path;
+  std::vector<Finding> findings;
+  const FileAnalysis* analysis = nullptr;  ///< null for a file that could not be read
+};
+
+struct ReportInput {
+  std::vector<ReportFile> files;
+  const RuleSet* rules = nullptr;
+  bool color = false;
+  std::string version;
+  /// The text of a line of any file read (1-based), "" when unknown. Findings can point into
+  /// sourced scripts and config files, so this looks across every file's SourceMap.
+  std::string LineText(const std::string& path, int line) const;
+  int Count(Severity severity) const;
+};
+
+using RenderFunction = std::string (*)(const ReportInput& input);
+
+struct ReporterEntry {
+  const char* name;
+  RenderFunction render;
+  const char* description;
+};
+
+/// Every format, in the order `--help` lists them.
+const std::vector<ReporterEntry>& Reporters();
+const ReporterEntry* FindReporter(const std::string& name);
+
+}  // namespace gpulint

@@ -1,0 +1,68 @@
+// text: `path:line:col: severity[GLnnn name] message`, the source line and a caret, a summary.
+// concise: the first line only.
+#include <fmt/format.h>
+
+#include "lint/report/reporter.h"
+
+namespace gpulint {
+namespace {
+
+const char* SeverityColor(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "\x1b[1;31m";
+    case Severity::kWarning: return "\x1b[1;33m";
+    case Severity::kInfo: return "\x1b[1;36m";
+  }
+  return "";
+}
+
+std::string Header(const Finding& f, bool color) {
+  std::string severity = SeverityName(f.severity);
+  if (color) severity = std::string(SeverityColor(f.severity)) + severity + "\x1b[0m";
+  return fmt::format("{}:{}:{}: {}[{} {}] {}", f.span.path, f.span.line, f.span.col, severity,
+                     f.rule, f.name, f.message);
+}
+
+std::string Summary(const ReportInput& input) {
+  int errors = input.Count(Severity::kError), warnings = input.Count(Severity::kWarning),
+      infos = input.Count(Severity::kInfo);
+  if (errors + warnings + infos == 0)
+    return fmt::format("No problems found in {} file{}.\n", input.files.size(),
+                       input.files.size() == 1 ? "" : "s");
+  return fmt::format("Found {} error{}, {} warning{} and {} info{} in {} file{}.\n", errors,
+                     errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", infos,
+                     infos == 1 ? "" : "s", input.files.size(),
+                     input.files.size() == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string RenderText(const ReportInput& input) {
+  std::string out;
+  for (const ReportFile& file : input.files) {
+    for (const Finding& f : file.findings) {
+      out += Header(f, input.color) + "\n";
+      std::string line = input.LineText(f.span.path, f.span.line);
+      if (!line.empty()) {
+        out += fmt::format("  {}\n", line);
+        size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
+        std::string pad;
+        for (size_t i = 0; i < col && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
+        size_t width = std::max<size_t>(1, std::min(f.span.length, line.size() > col ? line.size() - col : 1));
+        out += fmt::format("  {}{}\n", pad, std::string(width, '^'));
+      }
+      for (const Fix& fix : f.fixes)
+        out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", fix.description);
+    }
+  }
+  return out + Summary(input);
+}
+
+std::string RenderConcise(const ReportInput& input) {
+  std::string out;
+  for (const ReportFile& file : input.files)
+    for (const Finding& f : file.findings) out += Header(f, input.color) + "\n";
+  return out + Summary(input);
+}
+
+}  // namespace gpulint

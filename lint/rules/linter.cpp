@@ -1,0 +1,90 @@
+#include "lint/rules/linter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace gpulint {
+
+Linter::Linter(LintChoices choices) : choices_(std::move(choices)) {
+  loading_ = std::async(std::launch::async, [this] {
+    std::string error;
+    rules_.LoadBuiltIn(&error, choices_.with_docs);
+    return error;
+  });
+}
+
+bool Linter::Init(std::string* error) {
+  if (loading_.valid()) *error = loading_.get();
+  return error->empty();
+}
+
+bool Linter::Prepare(Workspace& workspace, const LoadedFile& file, std::string* error) {
+  if (loading_.valid() && !Init(error)) return false;
+  const ProjectConfig* config = workspace.ConfigFor(file.path, error);
+  if (!config) return false;
+  // A project's own packs join the rule set the first time a file under it is linted; rule
+  // ids are unique across packs, so the order files come in does not change any finding.
+  for (const std::string& pack : config->rule_packs) {
+    if (!packs_loaded_.insert(pack).second) continue;
+    if (!rules_.AddFile(pack, error)) return false;
+  }
+  return true;
+}
+
+bool Linter::LintAll(Workspace& workspace, const std::vector<LoadedFile>& files,
+                     std::vector<LintedFile>* out, std::string* error) {
+  // Everything shared is loaded here, on one thread: configurations, rule packs, flag maps.
+  for (const LoadedFile& file : files)
+    if (!Prepare(workspace, file, error)) return false;
+  out->clear();
+  out->resize(files.size());
+  size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                    (files.size() + 15) / 16);
+  if (threads > 1) {
+    // Lazily read data is read in full before the threads start, so that they only ever read
+    // it: every flag map, every GPU (a few milliseconds, small beside many files).
+    for (const FrameworkMap& map : workspace.maps().maps()) workspace.maps().Loaded(map);
+    workspace.catalog().gpus().entries();
+  }
+  std::vector<std::string> errors(files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < files.size(); i = next++)
+      Lint(workspace, files[i], &(*out)[i], &errors[i]);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& thread : pool) thread.join();
+  for (const std::string& message : errors)
+    if (!message.empty()) {
+      *error = message;
+      return false;
+    }
+  return true;
+}
+
+bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
+                  std::string* error) {
+  if (loading_.valid() && !Init(error)) return false;
+  const ProjectConfig* config = workspace.ConfigFor(file.path, error);
+  if (!config) return false;
+  if (!config->rule_packs.empty() &&
+      !packs_loaded_.count(config->rule_packs.front()) && !Prepare(workspace, file, error))
+    return false;
+  out->analysis = std::make_unique<FileAnalysis>();
+  if (!AnalyzeFile(workspace, file, {}, out->analysis.get(), error)) return false;
+  LintSettings& settings = out->settings;
+  settings.select = choices_.select.empty() ? config->select : choices_.select;
+  settings.ignore = config->ignore;
+  settings.ignore.insert(settings.ignore.end(), choices_.ignore.begin(), choices_.ignore.end());
+  settings.severity = config->severity;
+  settings.headroom = choices_.headroom.value_or(config->headroom.value_or(0.10));
+  settings.inline_suppress = !choices_.no_inline_suppress;
+  FixProvider fixes = choices_.fixes ? choices_.fixes(workspace, settings) : nullptr;
+  out->findings = LintFile(*out->analysis, rules_, settings, fixes);
+  return true;
+}
+
+}  // namespace gpulint

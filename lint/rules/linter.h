@@ -1,0 +1,66 @@
+// Lints the files of one workspace: the configuration closest to each file chooses its rule
+// packs, selection, severities and headroom, and command-line choices win over it. Used by
+// `lint`, by `fix` (to find fixable findings) and by tests.
+#pragma once
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lint/analysis/file_analysis.h"
+#include "lint/rules/rule_engine.h"
+#include "lint/rules/rule_set.h"
+#include "lint/workspace/workspace.h"
+
+namespace gpulint {
+
+/// What the command line says; unset fields fall back to the file's gpulint.toml.
+struct LintChoices {
+  std::vector<std::string> select;         ///< replaces the config's select when not empty
+  std::vector<std::string> ignore;         ///< added to the config's ignore
+  std::optional<double> headroom;
+  bool no_inline_suppress = false;
+  bool with_docs = false;                  ///< load the rules' documentation (SARIF shows it)
+  /// Builds the fix provider for a file's settings (the tuner's; null: no tuned fixes).
+  std::function<FixProvider(Workspace& workspace, const LintSettings& settings)> fixes;
+};
+
+struct LintedFile {
+  std::unique_ptr<FileAnalysis> analysis;
+  LintSettings settings;
+  std::vector<Finding> findings;
+};
+
+class Linter {
+ public:
+  /// Starts loading the built-in rules on another thread: a pre-commit hook feels start-up
+  /// time, and the rules parse while the workspace reads the catalog and flag maps.
+  explicit Linter(LintChoices choices);
+
+  /// Waits for the built-in rules. False with `error` when one is invalid.
+  bool Init(std::string* error);
+  /// Reads, estimates and checks one file. False with `error` on an invalid configuration,
+  /// rule pack or unreadable input.
+  bool Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out, std::string* error);
+  /// Lints every file, on as many threads as the machine has cores (files are independent);
+  /// `out` is in the order of `files`. On errors, `error` is the first file's in that order.
+  bool LintAll(Workspace& workspace, const std::vector<LoadedFile>& files,
+               std::vector<LintedFile>* out, std::string* error);
+
+  const RuleSet& rules() const { return rules_; }
+
+ private:
+  /// Loads the configuration and rule packs that apply to `file` (not thread-safe).
+  bool Prepare(Workspace& workspace, const LoadedFile& file, std::string* error);
+
+  LintChoices choices_;
+  RuleSet rules_;
+  std::set<std::string> packs_loaded_;
+  // Declared last: destroyed first, so an early return waits for the thread that fills rules_.
+  std::future<std::string> loading_;  // the error, "" when the rules loaded
+};
+
+}  // namespace gpulint

@@ -1,0 +1,37 @@
+// Runs the rules over one analyzed file and returns its findings: per workload, per file, per
+// shared GPU and per unresolved value, then applies selection, severity overrides and
+// `# gpulint: disable=` suppressions (reporting unknown and unused ones).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/analysis/file_analysis.h"
+#include "lint/core/finding.h"
+#include "lint/rules/rule_set.h"
+
+namespace gpulint {
+
+struct LintSettings {
+  std::vector<std::string> select;              ///< ids or prefixes; empty: all
+  std::vector<std::string> ignore;
+  std::map<std::string, std::string> severity;  ///< id -> error | warning | info
+  double headroom = 0.10;
+  bool inline_suppress = true;
+};
+
+/// Computes a fix for a finding whose rule names a tuner objective (wired in by the CLI, so
+/// that rules do not depend on the tuner).
+using FixProvider = std::function<std::optional<Fix>(const FileAnalysis& analysis,
+                                                     size_t workload, const Rule& rule)>;
+
+/// True when `rule` is selected by `settings` (select/ignore by id prefix or name).
+bool IsSelected(const Rule& rule, const LintSettings& settings);
+
+std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules,
+                              const LintSettings& settings, const FixProvider& fixes = nullptr);
+
+}  // namespace gpulint

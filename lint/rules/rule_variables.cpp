@@ -1,0 +1,417 @@
+#include "lint/rules/rule_variables.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "estimator/param_count.h"
+#include "estimator/serving.h"
+#include "estimator/units.h"
+#include "lint/catalog/model_resolver.h"
+#include "lint/core/setting_types.h"
+#include "lint/util/strings.h"
+
+namespace gpulint {
+namespace {
+
+ExprValue FromValue(const Value& value) {
+  switch (value.kind) {
+    case Value::Kind::kNone: return ExprValue::Missing();
+    case Value::Kind::kNumber: return ExprValue::Number(value.number);
+    case Value::Kind::kBool: return ExprValue::Bool(value.boolean);
+    case Value::Kind::kString: return ExprValue::String(value.text);
+    case Value::Kind::kList: {
+      ExprValue list;
+      list.type = ExprType::kList;
+      for (const std::string& item : value.list) list.list.push_back(ExprValue::String(item));
+      return list;
+    }
+  }
+  return ExprValue::Missing();
+}
+
+ExprValue Gib(double bytes) { return ExprValue::Number(est::BytesToGib(bytes)); }
+
+ExprValue GpuValue(const std::optional<est::GpuSpec>& gpu, const std::string& field) {
+  if (!gpu) return ExprValue::Missing();
+  if (field == "name") return ExprValue::String(gpu->name);
+  if (field == "usable_gib" || field == "total_gib") return Gib(gpu->total_bytes);
+  if (field == "fp8") return ExprValue::Bool(gpu->fp8_support);
+  if (field == "bf16") return ExprValue::Bool(gpu->bf16_support);
+  if (field == "arch") return ExprValue::String(gpu->arch);
+  return ExprValue::Missing();
+}
+
+ExprValue ClusterValue(const FileAnalysis& analysis, const std::string& field) {
+  const Cluster& cluster = analysis.read.config.cluster;
+  auto from = [](const std::optional<Setting>& setting) {
+    return setting ? FromValue(setting->value) : ExprValue::Missing();
+  };
+  if (field == "gpu") return from(cluster.gpu);
+  if (field == "gpus_per_node") return from(cluster.gpus_per_node);
+  if (field == "nodes") return from(cluster.nodes);
+  if (field == "gpus_total") return from(cluster.gpus_total);
+  return ExprValue::Missing();
+}
+
+}  // namespace
+
+const ExprSchema& RuleSchema() {
+  static const ExprSchema schema = [] {
+    ExprSchema s;
+    for (const auto& [name, info] : SettingTypes()) {
+      switch (info.type) {
+        case SettingType::kInt:
+        case SettingType::kNumber: s[name] = ExprType::kNumber; break;
+        case SettingType::kBool: s[name] = ExprType::kBool; break;
+        case SettingType::kString: s[name] = ExprType::kString; break;
+        case SettingType::kList: s[name] = ExprType::kList; break;
+      }
+    }
+    for (const char* n : {"model.num_attention_heads", "model.num_key_value_heads",
+                          "model.head_dim", "model.hidden_size", "model.num_layers",
+                          "model.vocab_size", "model.max_position_embeddings", "model.num_experts",
+                          "model.experts_per_token", "model.params_b", "model.active_params_b",
+                          "model.weights_bf16_gib"})
+      s[n] = ExprType::kNumber;
+    for (const char* n : {"model.name", "model.model_type", "model.dtype", "model.confidence"})
+      s[n] = ExprType::kString;
+    s["model.is_moe"] = ExprType::kBool;
+    s["gpu.name"] = s["gpu.arch"] = ExprType::kString;
+    s["gpu.usable_gib"] = s["gpu.total_gib"] = ExprType::kNumber;
+    s["gpu.fp8"] = s["gpu.bf16"] = ExprType::kBool;
+    for (const char* n : {"est.total_gib", "est.allocated_gib", "est.reserved_gib",
+                          "est.weights_gib", "est.gradients_gib", "est.optimizer_gib",
+                          "est.activations_gib", "est.logits_gib", "est.kv_cache_gib",
+                          "est.overhead_gib", "est.kv_cache_tokens", "est.max_concurrency",
+                          "est.margin_gib", "est.weights_4bit_gib", "est.with_grad_ckpt_total_gib",
+                          "est.offloaded_gib", "est.requested_gib", "est.max_model_len"})
+      s[n] = ExprType::kNumber;
+    s["est.fits"] = ExprType::kBool;
+    s["est.peak_phase"] = ExprType::kString;
+    for (const char* n : {"workload.role", "workload.framework", "workload.engine",
+                          "workload.model_ref", "workload.skipped", "workload.suggestions"})
+      s[n] = ExprType::kString;
+    s["workload.quant"] = ExprType::kString;
+    for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
+                          "workload.line", "workload.tp", "workload.model_parallel"})
+      s[n] = ExprType::kNumber;
+    s["workload.shares_gpus"] = s["workload.devices_assumed"] = ExprType::kBool;
+    s["cluster.gpu"] = ExprType::kString;
+    s["cluster.gpus_per_node"] = s["cluster.nodes"] = s["cluster.gpus_total"] = ExprType::kNumber;
+    s["config.headroom"] = ExprType::kNumber;
+    for (const char* n : {"file.gpus_requested", "file.gpus_used", "file.highest_device",
+                          "file.workloads", "file.estimated"})
+      s[n] = ExprType::kNumber;
+    s["file.devices_assumed"] = ExprType::kBool;
+    s["file.gpu_problem"] = s["file.gpu_declared"] = ExprType::kString;
+    for (const char* n : {"device.id", "device.count", "device.total_gib", "device.fraction_sum",
+                          "device.workloads", "device.engines", "device.largest_workload_gib"})
+      s[n] = ExprType::kNumber;
+    s["device.names"] = s["device.ids"] = s["device.label"] = ExprType::kString;
+    s["unresolved.name"] = s["unresolved.reason"] = ExprType::kString;
+    s["suppression.id"] = ExprType::kString;
+    return s;
+  }();
+  return schema;
+}
+
+FileFacts ComputeFileFacts(const FileAnalysis& analysis) {
+  FileFacts facts;
+  const RunConfig& config = analysis.read.config;
+  if (config.cluster.gpus_per_node && config.cluster.gpus_per_node->value.is_number()) {
+    facts.gpus_requested = config.cluster.gpus_per_node->value.number;
+  } else if (config.cluster.gpus_total && config.cluster.gpus_total->value.is_number()) {
+    double nodes = config.cluster.nodes && config.cluster.nodes->value.is_number()
+                       ? config.cluster.nodes->value.number
+                       : 1;
+    facts.gpus_requested = config.cluster.gpus_total->value.number / std::max(nodes, 1.0);
+  }
+  std::set<int> devices;
+  for (const Workload& w : config.workloads) {
+    for (int d : w.devices) devices.insert(d);
+    facts.devices_assumed = facts.devices_assumed || w.devices_assumed;
+  }
+  facts.gpus_used = static_cast<double>(devices.size());
+  facts.highest_device = devices.empty() ? -1 : *devices.rbegin();
+  return facts;
+}
+
+ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double headroom) {
+  return [&analysis, index, headroom](const std::string& name) -> ExprValue {
+    const Workload& w = analysis.read.config.workloads[index];
+    const WorkloadEstimate& e = analysis.estimates[index];
+    if (StartsWith(name, "written:")) {
+      const Setting* setting = w.Find(name.substr(8));
+      return ExprValue::Bool(setting && setting->origin != Origin::kFrameworkDefault &&
+                             setting->origin != Origin::kCommandLine);
+    }
+    size_t dot = name.find('.');
+    if (dot == std::string::npos) {
+      const Setting* setting = w.Find(name);
+      if (!setting || setting->ambiguous) return ExprValue::Missing();
+      return FromValue(setting->value);
+    }
+    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
+    if (space == "cluster") return ClusterValue(analysis, field);
+    if (space == "gpu") return GpuValue(e.gpu, field);
+    if (space == "workload") {
+      if (field == "role") return ExprValue::String(w.role);
+      if (field == "framework") return ExprValue::String(w.framework);
+      if (field == "engine")
+        return e.engine.empty() ? ExprValue::Missing() : ExprValue::String(e.engine);
+      if (field == "gpus") return w.gpus > 0 ? ExprValue::Number(w.gpus) : ExprValue::Missing();
+      if (field == "dp") {
+        double parallel = w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
+                          w.Number("cp").value_or(1);
+        if (w.gpus <= 0) return ExprValue::Missing();
+        return ExprValue::Number(std::floor(w.gpus / parallel));
+      }
+      if (field == "visible_devices")
+        return w.visible_devices > 0 ? ExprValue::Number(w.visible_devices)
+                                     : ExprValue::Missing();
+      if (field == "line") return ExprValue::Number(w.command_span.line);
+      if (field == "tp") {  // a rollout engine's TP is rollout_tp
+        auto tp = w.role == "rollout" && w.Number("rollout_tp") ? w.Number("rollout_tp")
+                                                               : w.Number("tp");
+        return ExprValue::Number(tp.value_or(1));
+      }
+      if (field == "model_parallel")
+        return ExprValue::Number(w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
+                                 w.Number("cp").value_or(1));
+      if (field == "quant") {
+        if (auto q = w.String("quant")) return ExprValue::String(*q);
+        if (e.resolution.quant_from_name.format != est::WeightFormat::kDefault)
+          return ExprValue::String(WeightFormatName(e.resolution.quant_from_name.format));
+        if (e.model && e.model->arch.checkpoint_quant.format != est::WeightFormat::kDefault)
+          return ExprValue::String(WeightFormatName(e.model->arch.checkpoint_quant.format));
+        return ExprValue::String("none");
+      }
+      if (field == "shares_gpus") return ExprValue::Bool(w.shares_process_gpus);
+      if (field == "devices_assumed") return ExprValue::Bool(w.devices_assumed);
+      if (field == "model_ref") {
+        const Setting* model = w.Find("model");
+        return model && model->value.kind != Value::Kind::kNone
+                   ? ExprValue::String(model->value.ToString())
+                   : ExprValue::Missing();
+      }
+      if (field == "skipped")
+        return e.skipped.empty() ? ExprValue::Missing() : ExprValue::String(e.skipped);
+      if (field == "suggestions") {
+        if (e.resolution.suggestions.empty()) return ExprValue::String("");
+        return ExprValue::String(" (did you mean " + Join(e.resolution.suggestions, ", ") + "?)");
+      }
+      return ExprValue::Missing();
+    }
+    if (space == "model") {
+      if (!e.model) return ExprValue::Missing();
+      const est::ModelArch& m = e.model->arch;
+      if (field == "name") return ExprValue::String(e.model->hf_id);
+      if (field == "model_type") return ExprValue::String(m.model_type);
+      if (field == "dtype") return ExprValue::String(m.dtype);
+      if (field == "confidence") return ExprValue::String(e.model->confidence);
+      if (field == "num_attention_heads") return ExprValue::Number(m.num_attention_heads);
+      if (field == "num_key_value_heads") return ExprValue::Number(m.num_kv_heads);
+      if (field == "head_dim") return ExprValue::Number(m.head_dim);
+      if (field == "hidden_size") return ExprValue::Number(m.hidden_size);
+      if (field == "num_layers") return ExprValue::Number(m.num_layers);
+      if (field == "vocab_size") return ExprValue::Number(m.vocab_size);
+      if (field == "max_position_embeddings")
+        return m.max_position_embeddings > 0 ? ExprValue::Number(m.max_position_embeddings)
+                                             : ExprValue::Missing();
+      if (field == "num_experts")
+        return m.is_moe() ? ExprValue::Number(m.num_experts) : ExprValue::Missing();
+      if (field == "experts_per_token")
+        return m.is_moe() ? ExprValue::Number(m.experts_per_token) : ExprValue::Missing();
+      if (field == "is_moe") return ExprValue::Bool(m.is_moe());
+      est::ParamBreakdown params = est::CountParams(m);
+      if (field == "params_b") return ExprValue::Number(params.Total() / 1e9);
+      if (field == "active_params_b") return ExprValue::Number(params.TextActive(m) / 1e9);
+      if (field == "weights_bf16_gib") return Gib(2 * params.Total());
+      return ExprValue::Missing();
+    }
+    if (space == "est") {
+      // An estimate that stands on a guessed value proves nothing either way (GL005 reports
+      // the value); `gpulint estimate` still shows it with the assumption.
+      if (!e.breakdown || !e.unknown_inputs.empty()) return ExprValue::Missing();
+      const est::Breakdown& b = *e.breakdown;
+      if (field == "total_gib") return Gib(b.total);
+      if (field == "allocated_gib") return Gib(b.torch_allocated);
+      if (field == "reserved_gib") return Gib(b.torch_reserved);
+      if (field == "weights_gib") return Gib(b.weights);
+      if (field == "gradients_gib") return Gib(b.gradients);
+      if (field == "optimizer_gib") return Gib(b.optimizer);
+      if (field == "activations_gib") return Gib(b.activations);
+      if (field == "logits_gib") return Gib(b.logits);
+      if (field == "kv_cache_gib") return Gib(b.kv_cache);
+      if (field == "overhead_gib") return Gib(b.overhead);
+      if (field == "margin_gib") return Gib(e.usable_bytes - b.total);
+      if (field == "fits") return ExprValue::Bool(e.fits);
+      if (field == "peak_phase") return ExprValue::String(b.peak_phase);
+      if (field == "requested_gib")
+        return b.requested > 0 ? Gib(b.requested) : ExprValue::Missing();
+      if (field == "max_model_len")
+        return e.max_model_len > 0 ? ExprValue::Number(e.max_model_len) : ExprValue::Missing();
+      if (field == "kv_cache_tokens")
+        return b.kv_cache_tokens >= 0 ? ExprValue::Number(b.kv_cache_tokens) : ExprValue::Missing();
+      if (field == "max_concurrency")
+        return b.max_concurrency >= 0 ? ExprValue::Number(b.max_concurrency) : ExprValue::Missing();
+      if (field == "offloaded_gib") {
+        for (const est::Term& term : b.terms)
+          if (term.name == "offloaded to CPU/disk") return Gib(term.bytes);
+        return ExprValue::Number(0);
+      }
+      if (field == "weights_4bit_gib") {
+        // The smallest the weights get: 4-bit (GPTQ/AWQ int4, group 128) over all its GPUs.
+        est::Quantization int4;
+        int4.format = est::WeightFormat::kGptqInt4;
+        double bytes = est::ServingWeightBytes(e.model->arch, int4, 1, 1, 1);
+        return Gib(bytes / std::max(w.gpus, 1));
+      }
+      if (field == "with_grad_ckpt_total_gib") {
+        if (e.kind != WorkloadEstimate::Kind::kTraining) return ExprValue::Missing();
+        Workload copy = w;
+        Setting ckpt;
+        ckpt.name = "grad_ckpt";
+        ckpt.value = Value::Bool(true);
+        copy.settings["grad_ckpt"] = ckpt;
+        copy.settings.erase("recompute");
+        WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
+        return what_if.breakdown ? Gib(what_if.breakdown->total) : ExprValue::Missing();
+      }
+      return ExprValue::Missing();
+    }
+    return ExprValue::Missing();
+  };
+}
+
+ExprLookup FileLookup(const FileAnalysis& analysis, const FileFacts& facts, double headroom) {
+  return [&analysis, facts, headroom](const std::string& name) -> ExprValue {
+    size_t dot = name.find('.');
+    if (dot == std::string::npos) return ExprValue::Missing();
+    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
+    if (space == "cluster") return ClusterValue(analysis, field);
+    if (space == "gpu") return GpuValue(analysis.gpu.spec, field);
+    if (space == "file") {
+      if (field == "gpus_requested")
+        return facts.gpus_requested >= 0 ? ExprValue::Number(facts.gpus_requested)
+                                         : ExprValue::Missing();
+      if (field == "gpus_used") return ExprValue::Number(facts.gpus_used);
+      if (field == "highest_device") return ExprValue::Number(facts.highest_device);
+      if (field == "devices_assumed") return ExprValue::Bool(facts.devices_assumed);
+      if (field == "workloads")
+        return ExprValue::Number(static_cast<double>(analysis.read.config.workloads.size()));
+      if (field == "estimated") {
+        double count = 0;
+        for (const WorkloadEstimate& e : analysis.estimates) count += e.breakdown ? 1 : 0;
+        return ExprValue::Number(count);
+      }
+      if (field == "gpu_problem")
+        return analysis.gpu.spec ? ExprValue::Missing() : ExprValue::String(analysis.gpu.message);
+      if (field == "gpu_declared")
+        return analysis.gpu_declared.empty() ? ExprValue::Missing()
+                                             : ExprValue::String(analysis.gpu_declared);
+    }
+    return ExprValue::Missing();
+  };
+}
+
+namespace {
+
+// "0-3, 6": sorted device ids with runs collapsed.
+std::string DeviceRanges(const std::vector<int>& devices) {
+  std::string out;
+  for (size_t i = 0; i < devices.size();) {
+    size_t j = i;
+    while (j + 1 < devices.size() && devices[j + 1] == devices[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    if (j > i + 1) out += fmt::format("{}-{}", devices[i], devices[j]);
+    else if (j == i) out += fmt::format("{}", devices[i]);
+    else out += fmt::format("{}, {}", devices[i], devices[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
+                        const std::vector<int>& devices, double headroom) {
+  return [&analysis, &load, &devices, headroom](const std::string& name) -> ExprValue {
+    size_t dot = name.find('.');
+    if (dot == std::string::npos) return ExprValue::Missing();
+    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
+    if (space == "gpu") return GpuValue(analysis.gpu.spec, field);
+    if (space != "device") return ExprValue::Missing();
+    const RunConfig& config = analysis.read.config;
+    // The workloads live together at the device's peak (all of them when none has an estimate).
+    const std::vector<int>& live =
+        load.peak_workloads.empty() ? load.workloads : load.peak_workloads;
+    if (field == "id") return ExprValue::Number(load.device);
+    if (field == "ids") return ExprValue::String(DeviceRanges(devices));
+    if (field == "label")  // "GPU 3", "GPUs 0-7"
+      return ExprValue::String((devices.size() == 1 ? "GPU " : "GPUs ") + DeviceRanges(devices));
+    if (field == "count") return ExprValue::Number(static_cast<double>(devices.size()));
+    if (field == "largest_workload_gib") {
+      double largest = 0;
+      for (int index : live)
+        if (const auto& b = analysis.estimates[static_cast<size_t>(index)].breakdown)
+          largest = std::max(largest, b->total);
+      return Gib(largest);
+    }
+    bool guessed = false;  // a workload's estimate stands on a value the script leaves unknown
+    for (int index : live)
+      guessed = guessed || !analysis.estimates[static_cast<size_t>(index)].unknown_inputs.empty();
+    if (field == "total_gib")
+      return load.shared && !guessed ? Gib(load.bytes) : ExprValue::Missing();
+    if (field == "workloads") return ExprValue::Number(static_cast<double>(live.size()));
+    if (field == "fraction_sum" || field == "engines") {
+      // Engines that claim a fraction of the whole GPU, in processes running at the same time.
+      double sum = 0, engines = 0;
+      std::set<int> processes;
+      for (int index : live) {
+        const Workload& w = config.workloads[static_cast<size_t>(index)];
+        const WorkloadEstimate& e = analysis.estimates[static_cast<size_t>(index)];
+        if (e.engine != "vllm" && e.engine != "sglang") continue;
+        auto fraction = w.Number("gpu_memory_utilization");
+        if (!fraction || !processes.insert(w.process).second) continue;
+        bool concurrent = false;
+        for (int other : live) {
+          const Workload& o = config.workloads[static_cast<size_t>(other)];
+          if (o.process == w.process) continue;
+          concurrent = concurrent || std::find(w.concurrent_processes.begin(),
+                                               w.concurrent_processes.end(),
+                                               o.process) != w.concurrent_processes.end();
+        }
+        if (!concurrent && live.size() > 1) continue;
+        sum += *fraction;
+        engines += 1;
+      }
+      return field == "fraction_sum" ? ExprValue::Number(sum) : ExprValue::Number(engines);
+    }
+    if (field == "names") {
+      std::string names;
+      for (int index : live) {
+        const Workload& w = config.workloads[static_cast<size_t>(index)];
+        names += fmt::format("{}{} (line {})", names.empty() ? "" : " + ", w.role,
+                             w.command_span.line);
+      }
+      return ExprValue::String(names);
+    }
+    return ExprValue::Missing();
+  };
+}
+
+ExprLookup UnresolvedLookup(const Unresolved& unresolved) {
+  return [&unresolved](const std::string& name) -> ExprValue {
+    if (name == "unresolved.name") return ExprValue::String(unresolved.name);
+    if (name == "unresolved.reason") return ExprValue::String(unresolved.reason);
+    return ExprValue::Missing();
+  };
+}
+
+}  // namespace gpulint

@@ -1,0 +1,223 @@
+// `gpulint lint` end to end: exit codes, output formats, project configuration, baselines.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "tests/support/process.h"
+
+using namespace gpulint::testing;
+
+namespace {
+
+// Two errors (GL201 on line 2, GL302 on line 3) and nothing else.
+const char* kTwoErrors =
+    "# gpulint: gpu=H100-80GB\n"
+    "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 8 --max-model-len 16384\n"
+    "vllm serve Qwen/Qwen3-8B --port 8001 --max-model-len 65536\n";
+
+// One warning (GL110: fp16 on a bf16 model) and nothing else.
+const char* kOneWarning =
+    "# gpulint: gpu=H100-80GB\n"
+    "accelerate launch --num_processes 8 train.py --model_name_or_path Qwen/Qwen3-0.6B \\\n"
+    "  --per_device_train_batch_size 8 --max_seq_length 2048 --fp16\n";
+
+const char* kClean = "# gpulint: gpu=H100-80GB\nvllm serve Qwen/Qwen3-8B --max-model-len 32768\n";
+
+}  // namespace
+
+TEST_CASE("lint exits 0 when clean, 1 on errors, 2 on bad input", "[cli][lint]") {
+  TempDir dir;
+  CHECK(RunGpulint({"lint", "--isolated", dir.Write("clean.sh", kClean)}).exit_code == 0);
+  auto errors = RunGpulint({"lint", "--isolated", dir.Write("bad.sh", kTwoErrors)});
+  CHECK(errors.exit_code == 1);
+  CHECK(errors.out.find("Found 2 errors, 0 warnings and 0 infos in 1 file.") != std::string::npos);
+  auto missing = RunGpulint({"lint", "--isolated", dir.path() + "/nope.sh"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("gpulint: error: no such file or folder") == 0);
+  auto format = RunGpulint({"lint", "--isolated", "--format", "yaml", dir.path() + "/clean.sh"});
+  CHECK(format.exit_code == 2);
+  CHECK(format.err.find("unknown format 'yaml'") != std::string::npos);
+}
+
+TEST_CASE("fail-on and exit-zero set the exit-code threshold", "[cli][lint]") {
+  TempDir dir;
+  std::string warning = dir.Write("warn.sh", kOneWarning);
+  CHECK(RunGpulint({"lint", "--isolated", warning}).exit_code == 0);  // warnings do not fail
+  CHECK(RunGpulint({"lint", "--isolated", "--fail-on", "warning", warning}).exit_code == 1);
+  std::string errors = dir.Write("bad.sh", kTwoErrors);
+  CHECK(RunGpulint({"lint", "--isolated", "--exit-zero", errors}).exit_code == 0);
+}
+
+TEST_CASE("text output shows the line with a caret under the finding", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("bad.sh", kTwoErrors);
+  auto result = RunGpulint({"lint", "--isolated", path});
+  // GL201 points at the 8 of --tensor-parallel-size 8: column 60 of line 2.
+  std::string expected_head = path + ":2:60: error[GL201 tp-does-not-divide-heads] ";
+  CHECK(result.out.find(expected_head) == 0);
+  std::string caret_line = std::string(2 + 59, ' ') + "^\n";
+  CHECK(result.out.find("  vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 8") !=
+        std::string::npos);
+  CHECK(result.out.find(caret_line) != std::string::npos);
+}
+
+TEST_CASE("json and jsonl carry every finding with its place and rule link", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("bad.sh", kTwoErrors);
+  auto json_run = RunGpulint({"lint", "--isolated", "--format", "json", path});
+  auto json = nlohmann::json::parse(json_run.out);
+  REQUIRE(json["files"].size() == 1);
+  auto& findings = json["files"][0]["findings"];
+  REQUIRE(findings.size() == 2);
+  CHECK(findings[0]["rule"] == "GL201");
+  CHECK(findings[0]["line"] == 2);
+  CHECK(findings[0]["col"] == 60);
+  CHECK(findings[0]["end_col"] == 61);
+  CHECK(findings[1]["rule"] == "GL302");
+  CHECK(findings[1]["line"] == 3);
+  CHECK(findings[1]["url"] ==
+        "https://github.com/gpulint/gpulint/blob/main/docs/rules/GL302.md");
+  CHECK(json["summary"]["error"] == 2);
+
+  auto jsonl_run = RunGpulint({"lint", "--isolated", "--format", "jsonl", path});
+  std::istringstream lines(jsonl_run.out);
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    auto item = nlohmann::json::parse(line);
+    CHECK(item.contains("rule"));
+    ++count;
+  }
+  CHECK(count == 2);
+}
+
+TEST_CASE("concise output is one line per finding", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("bad.sh", kTwoErrors);
+  auto result = RunGpulint({"lint", "--isolated", "--format", "concise", path});
+  CHECK(result.out.find(path + ":2:60: error[GL201 tp-does-not-divide-heads] tensor parallel "
+                               "size 8 does not divide the 28 attention heads of "
+                               "Qwen/Qwen2.5-7B-Instruct\n") == 0);
+}
+
+TEST_CASE("gpulint.toml sets the GPU, severities, ignores and adds rule packs", "[cli][lint]") {
+  TempDir dir;
+  dir.Write("gpulint.toml",
+            "gpu = \"H100-80GB\"\n"
+            "ignore = [\"GL302\"]\n"
+            "rules = [\"team-rules.toml\"]\n"
+            "[severity]\n"
+            "GL201 = \"warning\"\n");
+  dir.Write("team-rules.toml",
+            "id = \"ACME001\"\nname = \"no-port-8001\"\ncategory = \"team\"\nseverity = \"info\"\n"
+            "when = \"workload.role == 'serve' and written(max_model_len)\"\n"
+            "message = \"serve with a context: {max_model_len}\"\nat = [\"max_model_len\"]\n"
+            "[doc]\nwhat = \"w\"\nwhy = \"y\"\nexample = \"e\"\ninstead = \"i\"\nfix = \"f\"\n");
+  // No GPU directive: it comes from gpulint.toml.
+  std::string text = kTwoErrors;
+  text = text.substr(text.find('\n') + 1);
+  std::string path = dir.Write("jobs/serve.sh", text);
+  auto result = RunGpulint({"lint", "--format", "json", path});
+  auto json = nlohmann::json::parse(result.out);
+  std::vector<std::string> got;
+  for (auto& f : json["files"][0]["findings"])
+    got.push_back(f["rule"].get<std::string>() + ":" + f["severity"].get<std::string>());
+  CHECK(got == std::vector<std::string>{"GL201:warning", "ACME001:info", "ACME001:info"});
+  CHECK(result.exit_code == 0);  // GL201 is only a warning here
+  // --isolated ignores the file: no GPU, so memory rules are skipped and GL302 is back.
+  auto isolated = RunGpulint({"lint", "--isolated", "--format", "concise", path});
+  CHECK(isolated.out.find("GL004") != std::string::npos);
+  CHECK(isolated.out.find("GL302") != std::string::npos);
+}
+
+TEST_CASE("a broken rule pack or config is exit 2 with file and line", "[cli][lint]") {
+  TempDir dir;
+  dir.Write("gpulint.toml", "rules = [\"team-rules.toml\"]\n");
+  dir.Write("team-rules.toml", "id = \"ACME001\"\nname = \"x\"\ncategory = \"c\"\n"
+                               "severity = \"info\"\nwhen = \"tp >\"\nmessage = \"m\"\n");
+  std::string path = dir.Write("run.sh", kClean);
+  auto result = RunGpulint({"lint", path});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("gpulint: error: 'when': ") == 0);
+  CHECK(result.err.find("team-rules.toml:5:") != std::string::npos);
+  CHECK(result.err.find("(rule ACME001)") != std::string::npos);
+
+  TempDir other;
+  other.Write("gpulint.toml", "headroom = \"lots\"\n");
+  auto config = RunGpulint({"lint", other.Write("run.sh", kClean)});
+  CHECK(config.exit_code == 2);
+  CHECK(config.err.find("gpulint.toml:1:") != std::string::npos);
+}
+
+TEST_CASE("a baseline hides known findings and shows new ones", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", kTwoErrors);
+  std::string baseline = dir.path() + "/baseline.json";
+  auto write = RunGpulint({"lint", "--isolated", "--write-baseline", baseline, path});
+  CHECK(write.exit_code == 1);  // writing a baseline still reports
+  auto json = nlohmann::json::parse(ReadWholeFile(baseline));
+  CHECK(json["findings"].size() == 2);
+  CHECK(RunGpulint({"lint", "--isolated", "--baseline", baseline, path}).exit_code == 0);
+  // Lines moved down by an added comment: the fingerprints do not use line numbers.
+  dir.Write("run.sh", std::string("# serving jobs\n") + kTwoErrors +
+                          "vllm serve Qwen/Qwen3-8B --port 8002 --max-model-len 50000\n");
+  auto after = RunGpulint({"lint", "--isolated", "--format", "concise", "--baseline", baseline, path});
+  CHECK(after.exit_code == 1);
+  CHECK(after.out.find(path + ":5:") == 0);  // only the new line is reported
+  CHECK(after.out.find(":3:") == std::string::npos);
+  auto bad = RunGpulint({"lint", "--isolated", "--baseline", dir.Write("x.json", "[]"), path});
+  CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("output-file gets the format and the terminal gets text", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", kTwoErrors);
+  std::string out = dir.path() + "/report.json";
+  auto result = RunGpulint({"lint", "--isolated", "--format", "json", "--output-file", out, path});
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.find("error[GL201") != std::string::npos);
+  CHECK(nlohmann::json::parse(ReadWholeFile(out))["summary"]["error"] == 2);
+}
+
+TEST_CASE("statistics counts findings per rule on stderr", "[cli][lint]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", kTwoErrors);
+  auto result = RunGpulint({"lint", "--isolated", "--statistics", path});
+  CHECK(result.err.find("    1  GL201 tp-does-not-divide-heads\n") != std::string::npos);
+  CHECK(result.err.find("    1  GL302 context-above-model-positions\n") != std::string::npos);
+}
+
+TEST_CASE("stdin is linted under --stdin-filename; folders are walked", "[cli][lint]") {
+  auto result = RunGpulint({"lint", "--isolated", "--format", "concise", "--stdin-filename",
+                            "jobs/serve.sh", "-"},
+                           kTwoErrors);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.find("jobs/serve.sh:2:60: error[GL201") == 0);
+  TempDir dir;
+  dir.Write("a/one.sh", kTwoErrors);
+  dir.Write("a/b/two.sh", kOneWarning);
+  dir.Write("a/notes.txt", "vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size 8\n");
+  auto walked = RunGpulint({"lint", "--isolated", "--format", "concise", dir.path() + "/a"});
+  CHECK(walked.out.find("in 2 files.") != std::string::npos);
+  CHECK(walked.out.find("notes.txt") == std::string::npos);
+  CHECK(walked.out.find("two.sh:3:") != std::string::npos);
+}
+
+TEST_CASE("include in gpulint.toml adds Python launchers to a folder walk; exclude drops files",
+          "[cli][lint]") {
+  TempDir dir;
+  dir.Write("jobs/serve.sh", kTwoErrors);
+  dir.Write("jobs/old/serve.sh", kTwoErrors);
+  dir.Write("jobs/load.py",
+            "# gpulint: gpu=H100-80GB\n"
+            "from transformers import AutoModelForCausalLM\n"
+            "model = AutoModelForCausalLM.from_pretrained(\"Qwen/Qwen3-8B\", load_in_8bit=True)\n");
+  auto plain = RunGpulint({"lint", "--format", "concise", dir.path() + "/jobs"});
+  CHECK(plain.out.find("in 2 files.") != std::string::npos);
+  dir.Write("gpulint.toml", "include = [\"*.py\"]\nexclude = [\"old/\"]\n");
+  auto configured = RunGpulint({"lint", "--format", "concise", "jobs"}, "", dir.path());
+  CHECK(configured.out.find("jobs/load.py:3:") != std::string::npos);  // GL501
+  CHECK(configured.out.find("jobs/old/") == std::string::npos);
+  CHECK(configured.out.find("in 2 files.") != std::string::npos);
+}

@@ -1,0 +1,61 @@
+// Built-in flag maps are read in two steps (header at start-up, the rest on first use); both
+// must give the same map as reading the file at once.
+#include "lint/reader/framework_map.h"
+
+#include <catch2/catch.hpp>
+
+#include "lint/data/embedded_data.h"
+#include "lint/reader/script_reader.h"
+#include "lint/reader/source_map.h"
+
+using namespace gpulint;
+
+TEST_CASE("every built-in flag map loads in full, as if read at once", "[reader][maps]") {
+  FrameworkMaps maps;
+  REQUIRE(maps.maps().size() >= 20);
+  for (const FrameworkMap& header : maps.maps()) {
+    INFO(header.path);
+    // The header alone carries what matching needs.
+    CHECK_FALSE(header.name.empty());
+    const FrameworkMap& full = maps.Loaded(header);
+    CHECK(&full == &header);  // loaded in place: pointers taken while matching stay valid
+    CHECK(full.loaded);
+    FrameworkMap direct;
+    std::string error;
+    std::string text;
+    for (const EmbeddedFile& file : EmbeddedFilesUnder("rules/frameworks/"))
+      if (std::string(file.path) == full.path) text = std::string(file.content);
+    REQUIRE(ParseFrameworkMap(text, full.path, &direct, &error));
+    CHECK(full.matches.size() == direct.matches.size());
+    CHECK(full.workloads.size() == direct.workloads.size());
+    // Inherited entries are added, never lost.
+    CHECK(full.flags.size() >= direct.flags.size());
+    CHECK(full.keys.size() >= direct.keys.size());
+    CHECK(full.kwargs.size() >= direct.kwargs.size());
+    CHECK(full.defaults.size() >= direct.defaults.size());
+    for (const auto& [flag, spec] : direct.flags) CHECK(full.flags.count(flag) == 1);
+  }
+}
+
+TEST_CASE("an heir map gets its parent's flags and keeps its own", "[reader][maps]") {
+  FrameworkMaps maps;
+  const FrameworkMap* trl = maps.Find("trl");
+  const FrameworkMap* trainer = maps.Find("hf-trainer");
+  REQUIRE(trl);
+  REQUIRE(trainer);
+  REQUIRE(std::find(trl->inherits.begin(), trl->inherits.end(), "hf-trainer") != trl->inherits.end());
+  for (const auto& [flag, spec] : trainer->flags) CHECK(trl->flags.count(flag) == 1);
+}
+
+TEST_CASE("loading a map while its [[match]] list is being walked keeps the list alive",
+          "[reader][maps]") {
+  // Found by the fuzzer (tests/fuzz/regressions/wrapper-loads-map-while-matching.sh): a wrapper
+  // map loaded in the middle of matching its own patterns must not move them.
+  FrameworkMaps fresh;
+  SourceMap sources;
+  ReadOptions options;
+  auto read = ReadScript("run.sh", "nohup env A=1 timeout 60 vllm serve Qwen/Qwen3-8B\n", fresh,
+                         options, &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  CHECK(read.config.workloads[0].framework == "vllm");
+}
