@@ -15,6 +15,7 @@
 #include "lint/core/fingerprint.h"
 #include "lint/report/reporter.h"
 #include "lint/rules/linter.h"
+#include "tuner/fix_provider.h"
 
 namespace gpulint {
 namespace {
@@ -59,6 +60,11 @@ int RunLintCommand(const Args& args) {
   choices.ignore = options.ignore;
   choices.headroom = options.headroom;
   choices.no_inline_suppress = options.no_inline_suppress;
+  choices.fixes = [](Workspace& workspace, const LintSettings& settings) {
+    TunerOptions tuner;
+    tuner.headroom = settings.headroom;
+    return MakeTunerFixProvider(workspace.maps(), tuner);
+  };
   Linter linter(choices);  // starts parsing the rules while the workspace loads
   Workspace workspace(options);
   std::string error;

@@ -17,8 +17,4 @@ int NotBuiltYet(const std::string& name, const std::string& tracked_in) {
   return kExitUsage;
 }
 
-int RunFixCommand(const Args& args) {
-  auto parsed = ParseFixOptions(args);
-  return parsed.options ? NotBuiltYet("fix", "issue 7: tuner") : parsed.exit_code;
-}
 }  // namespace gpulint

@@ -32,7 +32,12 @@ const std::map<std::string, SettingInfo>& SettingTypes() {
                     : type == "bool"   ? SettingType::kBool
                     : type == "list"   ? SettingType::kList
                                        : SettingType::kString;
-        if (node.as_table()) info.doc = (*node.as_table())["doc"].value_or(std::string());
+        if (const toml::table* t = node.as_table()) {
+          info.doc = (*t)["doc"].value_or(std::string());
+          if (const toml::array* related = (*t)["related"].as_array())
+            for (const toml::node& r : *related)
+              if (auto text = r.value<std::string>()) info.related.push_back(*text);
+        }
         out[std::string(name.str())] = info;
       }
     }

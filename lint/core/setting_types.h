@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace gpulint {
 
@@ -12,6 +13,7 @@ enum class SettingType { kInt, kNumber, kBool, kString, kList };
 struct SettingInfo {
   SettingType type = SettingType::kString;
   std::string doc;
+  std::vector<std::string> related;  ///< settings written next to it (where the tuner inserts it)
 };
 
 /// Every known setting, from the embedded rules/settings.toml (parsed once).

@@ -86,6 +86,7 @@ bool ReadSpecTable(const toml::table& root, const char* key, const std::string& 
     std::vector<std::string> aliases;
     if (!ReadFlagSpec(node, where, &spec, &aliases, error)) return false;
     (*out)[std::string(name.str())] = spec;
+    spec.alias = true;
     for (const std::string& alias : aliases) (*out)[alias] = spec;
   }
   return true;

@@ -26,6 +26,7 @@ struct FlagSpec {
   std::string further_model_role;          ///< the value names a further model with this role
   bool list = false;                       ///< the value is a list (comma separated)
   double scale = 1;                        ///< multiply numbers (e.g. GB -> bytes)
+  bool alias = false;                      ///< another spelling of the map's main one
 };
 
 struct MatchSpec {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <unordered_map>
 #include <set>
+#include <unordered_map>
 
 #include "lint/rules/rule_variables.h"
 #include "lint/util/strings.h"
@@ -101,19 +101,6 @@ bool Holds(const Rule& rule, const ExprLookup& lookup) {
 }
 
 // A fix that writes concrete values over settings that are written in a linted file.
-std::optional<Fix> SettingFix(const Rule& rule, const Workload& workload) {
-  if (rule.fix_set.empty()) return std::nullopt;
-  Fix fix;
-  fix.safe = rule.fix_safe;
-  for (const auto& [name, value] : rule.fix_set) {
-    const Setting* setting = workload.Find(name);
-    if (!setting || !setting->editable) return std::nullopt;
-    fix.edits.push_back({setting->span, value});
-    fix.description += fmt::format("{}{} = {}", fix.description.empty() ? "" : ", ", name, value);
-  }
-  return fix;
-}
-
 struct Suppression {
   int line = 0;            ///< the line it covers
   int comment_line = 0;
@@ -184,11 +171,8 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         if (!Holds(rule, lookup)) continue;
         Finding finding = MakeFinding(rule, lookup, AnchorOf(rule, workload, config));
         finding.command_line = workload.command_span.line;
-        if (auto fix = SettingFix(rule, workload)) {
-          finding.fixes.push_back(*fix);
-        } else if (!rule.fix_objective.empty() && fixes) {
-          if (auto tuned = fixes(analysis, i, rule)) finding.fixes.push_back(*tuned);
-        }
+        if ((!rule.fix_set.empty() || !rule.fix_objective.empty()) && fixes)
+          if (auto fix = fixes(analysis, i, rule)) finding.fixes.push_back(*fix);
         add(std::move(finding));
       }
     } else if (rule.scope == "file") {

@@ -23,8 +23,8 @@ struct LintSettings {
   bool inline_suppress = true;
 };
 
-/// Computes a fix for a finding whose rule names a tuner objective (wired in by the CLI, so
-/// that rules do not depend on the tuner).
+/// Computes the fix of a finding whose rule has one (a setting or a tuner objective); wired in by
+/// the CLI so that the rule engine does not depend on the tuner.
 using FixProvider = std::function<std::optional<Fix>(const FileAnalysis& analysis,
                                                      size_t workload, const Rule& rule)>;
 

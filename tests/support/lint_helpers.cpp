@@ -7,6 +7,7 @@
 #include "lint/cli/options.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/workspace.h"
+#include "tuner/fix_provider.h"
 
 namespace gpulint::testing {
 
@@ -19,7 +20,13 @@ LintOutcome LintPath(const std::string& path, const LintChoices& choices) {
   std::vector<LoadedFile> files;
   if (!workspace.Init(&outcome.error) || !workspace.LoadInputs(&files, &outcome.error))
     return outcome;
-  Linter linter(choices);
+  LintChoices with_fixes = choices;
+  with_fixes.fixes = [](Workspace& each, const LintSettings& settings) {
+    TunerOptions tuner;
+    tuner.headroom = settings.headroom;
+    return MakeTunerFixProvider(each.maps(), tuner);
+  };
+  Linter linter(with_fixes);
   if (!linter.Init(&outcome.error)) return outcome;
   for (const LoadedFile& file : files) {
     LintedFile linted;

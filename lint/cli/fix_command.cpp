@@ -1,0 +1,218 @@
+// `gpulint fix`: proposes the largest batch or context that fits (--maximize), the cheapest
+// change that makes an out-of-memory script fit (--fit), or, with neither, applies the safe
+// fixes of lint findings. Prints a unified diff (default) or rewrites the files (--write).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "estimator/units.h"
+#include "lint/analysis/file_analysis.h"
+#include "lint/cli/cli.h"
+#include "lint/cli/commands.h"
+#include "lint/cli/options.h"
+#include "lint/rules/linter.h"
+#include "tuner/apply.h"
+#include "tuner/edits.h"
+#include "tuner/fit.h"
+#include "tuner/fix_provider.h"
+#include "tuner/maximize.h"
+#include "tuner/safe_write.h"
+#include "tuner/unified_diff.h"
+
+namespace gpulint {
+namespace {
+
+struct FileResult {
+  std::string path;
+  std::string before, after;
+  std::vector<std::pair<Proposal, ProposalEdits>> proposals;
+  const FileAnalysis* analysis = nullptr;
+};
+
+std::string WhereOf(const FileAnalysis& analysis, const Proposal& p) {
+  const Workload& w = analysis.read.config.workloads[p.workload];
+  return fmt::format("{}:{}: {} ({})", analysis.file.path, w.command_span.line, w.role,
+                     w.framework);
+}
+
+double Round(double gib) { return std::round(gib * 1000) / 1000; }
+
+nlohmann::ordered_json ToJson(const FileResult& file) {
+  nlohmann::ordered_json proposals = nlohmann::ordered_json::array();
+  for (const auto& [p, edits] : file.proposals) {
+    const Workload& w = file.analysis->read.config.workloads[p.workload];
+    nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+    for (const Change& c : p.changes) {
+      const Setting* s = w.Find(c.setting);
+      nlohmann::ordered_json change = {{"setting", c.setting},
+                                       {"before", c.before.empty() ? nlohmann::ordered_json()
+                                                                   : nlohmann::ordered_json(c.before)},
+                                       {"after", c.after}};
+      if (s && s->span.valid()) {
+        change["path"] = s->span.path;
+        change["line"] = s->span.line;
+        change["col"] = s->span.col;
+      }
+      changes.push_back(change);
+    }
+    proposals.push_back({{"workload", p.workload},
+                         {"role", w.role},
+                         {"line", w.command_span.line},
+                         {"objective", p.objective},
+                         {"summary", p.summary},
+                         {"changes", changes},
+                         {"peak_before_gib", Round(est::BytesToGib(p.total_before_bytes))},
+                         {"peak_after_gib", Round(est::BytesToGib(p.total_after_bytes))},
+                         {"limit_gib", Round(est::BytesToGib(p.limit_bytes))},
+                         {"safe", p.safe},
+                         {"not_applied", edits.not_applied},
+                         {"note", p.note},
+                         {"alternatives", p.alternatives}});
+  }
+  return {{"path", file.path},
+          {"proposals", proposals},
+          {"diff", UnifiedDiff(file.path, file.before, file.after)}};
+}
+
+}  // namespace
+
+int RunFixCommand(const Args& args) {
+  auto parsed = ParseFixOptions(args);
+  if (!parsed.options) return parsed.exit_code;
+  const FixOptions& options = *parsed.options;
+  if (options.fit && !options.maximize.empty()) {
+    fmt::print(stderr, "gpulint: error: --fit and --maximize exclude each other: gpulint fix\n");
+    return kExitUsage;
+  }
+  for (const std::string& keep : options.keep)
+    if (keep != "global-batch") {
+      fmt::print(stderr, "gpulint: error: --keep takes global-batch, not '{}': gpulint fix\n",
+                 keep);
+      return kExitUsage;
+    }
+  std::map<std::string, std::string> overrides;
+  std::string error;
+  if (!ParseOverrides(options.set, &overrides, &error)) {
+    fmt::print(stderr, "gpulint: error: {}\n", error);
+    return kExitUsage;
+  }
+  Workspace workspace(options);
+  std::vector<LoadedFile> files;
+  if (!workspace.Init(&error) || !workspace.LoadInputs(&files, &error)) {
+    fmt::print(stderr, "gpulint: error: {}\n", error);
+    return kExitUsage;
+  }
+  const bool tune = options.fit || !options.maximize.empty();
+  for (const LoadedFile& file : files)
+    if (options.write && file.from_stdin) {
+      fmt::print(stderr, "gpulint: error: --write needs files, not stdin: gpulint fix\n");
+      return kExitUsage;
+    }
+
+  // Without an objective, the fixes are those of the lint findings (the safe ones).
+  std::vector<LintedFile> linted;
+  if (!tune) {
+    LintChoices choices;
+    choices.headroom = options.headroom;
+    choices.fixes = [](Workspace& ws, const LintSettings& settings) {
+      TunerOptions tuner;
+      tuner.headroom = settings.headroom;
+      return MakeTunerFixProvider(ws.maps(), tuner);
+    };
+    Linter linter(choices);
+    if (!linter.Init(&error) || !linter.LintAll(workspace, files, &linted, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
+  }
+
+  std::vector<std::unique_ptr<FileAnalysis>> analyses;
+  std::vector<FileResult> results;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const LoadedFile& file = files[f];
+    FileResult result;
+    result.path = file.path;
+    result.before = file.text;
+    std::vector<Edit> edits;
+    if (!tune) {
+      result.analysis = linted[f].analysis.get();
+      for (const Finding& finding : linted[f].findings)
+        for (const Fix& fix : finding.fixes)
+          if (fix.safe) {
+            edits.insert(edits.end(), fix.edits.begin(), fix.edits.end());
+            fmt::print(stderr, "{}:{}: {}: {}\n", file.path, finding.span.line, finding.rule,
+                       fix.description);
+          }
+    } else {
+      auto analysis = std::make_unique<FileAnalysis>();
+      if (!AnalyzeFile(workspace, file, overrides, analysis.get(), &error)) {
+        fmt::print(stderr, "gpulint: error: {}\n", error);
+        return kExitUsage;
+      }
+      const ProjectConfig* config = workspace.ConfigFor(file.path, &error);
+      TunerOptions tuner;
+      tuner.headroom = options.headroom.value_or(config && config->headroom ? *config->headroom
+                                                                             : 0.10);
+      tuner.pow2 = options.pow2;
+      tuner.keep_global_batch = !options.keep.empty();
+      tuner.workload_role = options.workload;
+      for (size_t w = 0; w < analysis->read.config.workloads.size(); ++w) {
+        const Workload& workload = analysis->read.config.workloads[w];
+        if (!options.workload.empty() && workload.role != options.workload) continue;
+        if (workload.shares_process_gpus) continue;  // a further model: its host is tuned
+        Proposal p = options.fit                      ? Fit(*analysis, workspace.maps(), w, tuner)
+                     : options.maximize == "batch"    ? MaximizeBatch(*analysis, w, tuner)
+                                                      : MaximizeContext(*analysis, w, tuner);
+        ProposalEdits proposal_edits = EditsFor(*analysis, workspace.maps(), p);
+        std::string where = WhereOf(*analysis, p);
+        if (p.changes.empty()) {
+          fmt::print(stderr, "{}: nothing to change: {}\n", where, p.note);
+        } else {
+          fmt::print(stderr, "{}: {}\n", where, p.summary);
+          for (const std::string& alternative : p.alternatives)
+            fmt::print(stderr, "    also fits: {}\n", alternative);
+          for (const std::string& reason : proposal_edits.not_applied)
+            fmt::print(stderr, "    not changed: {}\n", reason);
+          // A change set is written whole or not at all: half of it could make things worse.
+          if (proposal_edits.complete())
+            edits.insert(edits.end(), proposal_edits.edits.begin(), proposal_edits.edits.end());
+        }
+        result.proposals.emplace_back(std::move(p), std::move(proposal_edits));
+      }
+      result.analysis = analysis.get();
+      analyses.push_back(std::move(analysis));
+    }
+    if (!ApplyEdits(file.text, edits, &result.after, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
+    results.push_back(std::move(result));
+  }
+
+  bool changed = false;
+  nlohmann::ordered_json json_files = nlohmann::ordered_json::array();
+  for (const FileResult& result : results) {
+    if (result.after == result.before) {
+      if (options.format == "json") json_files.push_back(ToJson(result));
+      continue;
+    }
+    changed = true;
+    if (options.write) {
+      if (!WriteFileSafely(result.path, result.before, result.after, &error)) {
+        fmt::print(stderr, "gpulint: error: {}\n", error);
+        return kExitUsage;
+      }
+      fmt::print(stderr, "fixed {}\n", result.path);
+    }
+    if (options.format == "json")
+      json_files.push_back(ToJson(result));
+    else if (!options.write)
+      fmt::print("{}", UnifiedDiff(result.path, result.before, result.after));
+  }
+  if (options.format == "json")
+    fmt::print("{}\n", nlohmann::ordered_json{{"files", json_files}}.dump(2));
+  return changed ? kExitFindings : kExitClean;
+}
+
+}  // namespace gpulint

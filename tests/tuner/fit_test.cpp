@@ -1,0 +1,56 @@
+// --fit: the cheapest change set that fits, ranked.
+#include "tuner/fit.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/analysis_helpers.h"
+
+using namespace gpulint;
+using namespace gpulint::testing;
+
+namespace {
+
+std::string Changes(const Proposal& p) {
+  std::string out;
+  for (const Change& c : p.changes) out += c.setting + "=" + c.after + " ";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("checkpointing comes first when it is what makes the step fit", "[tuner][fit]") {
+  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "grad_ckpt=true ");
+  CHECK(p.safe);
+  CHECK(p.total_after_bytes <= p.limit_bytes);
+}
+
+TEST_CASE("a smaller micro-batch keeps the global batch through accumulation", "[tuner][fit]") {
+  // micro 3 x accumulation 1 = 3; checkpointing is already on. Micro 1 with accumulation 3
+  // keeps the 3 sequences per step; micro 2 does not divide 3.
+  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.sh")));
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "micro_batch=1 grad_accum=3 ");
+  CHECK_FALSE(p.safe);
+  CHECK_FALSE(p.alternatives.empty());
+}
+
+TEST_CASE("an fp8 KV cache before a shorter context on a GPU that has fp8", "[tuner][fit]") {
+  // Qwen3-32B on one H100: after 61 GiB of weights, vLLM's 90% leaves ~4 GiB of KV cache,
+  // 262 KB a token in bf16 (64 layers x 8 KV heads x 128 x 2 x 2 bytes): ~16k tokens, not the
+  // 24576 asked. fp8 halves the bytes per token: ~32k.
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "vllm serve Qwen/Qwen3-32B --max-model-len 24576\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "kv_cache_dtype=fp8 ");
+  REQUIRE(p.alternatives.size() == 1);
+  CHECK(p.alternatives[0].find("max_model_len") != std::string::npos);
+}
+
+TEST_CASE("a workload that fits gets no change", "[tuner][fit]") {
+  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL107/good.sh")));
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(p.changes.empty());
+  CHECK(p.note.find("fits already") == 0);
+}

@@ -1,0 +1,171 @@
+// --maximize: answers checked against a brute-force scan of the estimator and divisibility
+// worked out by hand, and the boundary property over many generated configurations.
+#include "tuner/maximize.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "tests/support/analysis_helpers.h"
+#include "tuner/what_if.h"
+
+using namespace gpulint;
+using namespace gpulint::testing;
+
+namespace {
+
+// Whether micro-batch `m` fits, asked of the estimator directly (not through the tuner).
+bool FitsDirectly(const FileAnalysis& analysis, size_t index, const std::string& setting, long v,
+                  double headroom = 0.10) {
+  Workload copy = analysis.read.config.workloads[index];
+  copy.settings[setting].name = setting;
+  copy.settings[setting].value = Value::Number(static_cast<double>(v));
+  WorkloadEstimate e = EstimateWorkload(copy, analysis.read.config, analysis.context);
+  REQUIRE(e.breakdown);
+  return e.breakdown->total <= e.usable_bytes * (1 - headroom);
+}
+
+long After(const Proposal& p, const std::string& setting) {
+  for (const Change& c : p.changes)
+    if (c.setting == setting) return std::stol(c.after);
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("maximize batch: the largest micro-batch, as a linear scan finds it", "[tuner]") {
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B "
+                       "--bf16 --max_seq_length 2048 --per_device_train_batch_size 1\n");
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  long scanned = 0;
+  for (long m = 1; m <= 256 && FitsDirectly(a->analysis, 0, "micro_batch", m); ++m) scanned = m;
+  REQUIRE(scanned > 1);
+  CHECK(After(p, "micro_batch") == scanned);
+  CHECK(p.changes.size() == 1);  // no accumulation written: only the micro-batch changes
+}
+
+TEST_CASE("maximize batch keeps micro x accumulation when the script writes accumulation",
+          "[tuner]") {
+  // 1 x 16 = 16 sequences per GPU per step: the micro-batch must divide 16.
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B "
+                       "--bf16 --max_seq_length 2048 --per_device_train_batch_size 1 "
+                       "--gradient_accumulation_steps 16\n");
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  long m = After(p, "micro_batch"), g = After(p, "grad_accum");
+  REQUIRE(m > 1);
+  CHECK(m * g == 16);
+  long expected = 1;
+  for (long d : {1L, 2L, 4L, 8L, 16L})
+    if (FitsDirectly(a->analysis, 0, "micro_batch", d)) expected = d;
+  CHECK(m == expected);
+}
+
+TEST_CASE("maximize batch respects verl's mini-batch split", "[tuner]") {
+  // 256 prompts x 5 samples / 8 GPUs = 160 sequences per GPU per mini-batch.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+      "actor_rollout_ref.model.enable_gradient_checkpointing=True "
+      "data.max_prompt_length=512 data.max_response_length=512 "
+      "actor_rollout_ref.actor.ppo_mini_batch_size=256 "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+      "actor_rollout_ref.rollout.n=5 trainer.n_gpus_per_node=8\n");
+  size_t train = WorkloadWithRole(a->analysis, "train");
+  Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
+  long m = After(p, "micro_batch");
+  REQUIRE(m > 2);
+  CHECK(160 % m == 0);
+  // The next divisor of 160 above it does not fit.
+  for (long d : {1L, 2L, 4L, 5L, 8L, 10L, 16L, 20L, 32L, 40L, 80L, 160L})
+    if (d > m) {
+      CHECK_FALSE(FitsDirectly(a->analysis, train, "micro_batch", d));
+      break;
+    }
+}
+
+TEST_CASE("maximize batch keeps Megatron's global batch divisible by micro x data-parallel",
+          "[tuner]") {
+  // TP 2 on 8 GPUs: 4 data-parallel ranks; 64 = micro x 4 x steps, so micro divides 16.
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "torchrun --nproc_per_node 8 pretrain_gpt.py "
+                       "--tokenizer-model meta-llama/Llama-3.2-1B --tensor-model-parallel-size 2 "
+                       "--use-distributed-optimizer --bf16 --seq-length 1024 "
+                       "--micro-batch-size 1 --global-batch-size 64\n");
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  long m = After(p, "micro_batch");
+  REQUIRE(m > 1);
+  CHECK(16 % m == 0);
+  TunerOptions pow2;
+  pow2.pow2 = true;
+  long m2 = After(MaximizeBatch(a->analysis, 0, pow2), "micro_batch");
+  CHECK((m2 & (m2 - 1)) == 0);
+}
+
+TEST_CASE("boundary property: the proposed micro-batch fits and the next one does not",
+          "[tuner]") {
+  int checked = 0;
+  for (const char* model : {"Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "meta-llama/Llama-3.2-1B",
+                            "Qwen/Qwen2.5-0.5B-Instruct"})
+    for (const char* gpu : {"H100-80GB", "A100-40GB", "L4-24GB"})
+      for (int length : {512, 2048, 8192})
+        for (const char* ckpt : {"", " --gradient_checkpointing"}) {
+          std::string script = fmt::format(
+              "# gpulint: gpu={}\naccelerate launch --num_processes 1 train.py "
+              "--model_name_or_path {} --bf16 --max_seq_length {} "
+              "--per_device_train_batch_size 1{}\n",
+              gpu, model, length, ckpt);
+          auto a = AnalyzeText(script);
+          Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+          INFO(script << p.summary << p.note);
+          long m = p.changes.empty() ? 1 : After(p, "micro_batch");
+          if (!FitsDirectly(a->analysis, 0, "micro_batch", 1)) {
+            CHECK(p.changes.empty());  // nothing fits: nothing proposed
+            continue;
+          }
+          CHECK(FitsDirectly(a->analysis, 0, "micro_batch", m));
+          CHECK_FALSE(FitsDirectly(a->analysis, 0, "micro_batch", m + 1));
+          ++checked;
+        }
+  CHECK(checked >= 40);
+}
+
+TEST_CASE("maximize context: the longest max_model_len whose KV cache holds one sequence",
+          "[tuner]") {
+  auto a = AnalyzeText("# gpulint: gpu=A100-40GB\n"
+                       "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 2 --max-model-len 32768\n");
+  Proposal p = MaximizeContext(a->analysis, 0, TunerOptions{});
+  long length = After(p, "max_model_len");
+  REQUIRE(length > 0);
+  CHECK(length % 1024 == 0);
+  WhatIf what_if(a->analysis, 0, 0.10);
+  auto at = what_if.Estimate({{"max_model_len", std::to_string(length)}});
+  auto next = what_if.Estimate({{"max_model_len", std::to_string(length + 1024)}});
+  REQUIRE(at);
+  REQUIRE(next);
+  CHECK(at->kv_cache_tokens >= length);
+  CHECK(next->kv_cache_tokens < length + 1024);
+}
+
+TEST_CASE("maximize context stops at the model's positions", "[tuner]") {
+  // Llama-2 has 4096 positions; an H100 could hold far more.
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "vllm serve meta-llama/Llama-2-7b-hf --max-model-len 2048\n");
+  Proposal p = MaximizeContext(a->analysis, 0, TunerOptions{});
+  CHECK(After(p, "max_model_len") == 4096);
+}
+
+TEST_CASE("a second run proposes nothing", "[tuner]") {
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B "
+                       "--bf16 --max_seq_length 2048 --per_device_train_batch_size 1\n");
+  long m = After(MaximizeBatch(a->analysis, 0, TunerOptions{}), "micro_batch");
+  auto b = AnalyzeText(fmt::format("# gpulint: gpu=H100-80GB\n"
+                                   "torchrun --nproc_per_node 8 train.py --model_name_or_path "
+                                   "Qwen/Qwen3-0.6B --bf16 --max_seq_length 2048 "
+                                   "--per_device_train_batch_size {}\n",
+                                   m));
+  Proposal again = MaximizeBatch(b->analysis, 0, TunerOptions{});
+  CHECK(again.changes.empty());
+  CHECK(again.note.find("already the largest") != std::string::npos);
+}

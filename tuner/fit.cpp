@@ -1,0 +1,175 @@
+#include "tuner/fit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "estimator/units.h"
+#include "tuner/maximize.h"
+#include "tuner/what_if.h"
+
+namespace gpulint {
+namespace {
+
+struct Option {
+  int cost = 0;                 // lower is cheaper
+  std::string what;             // "enable gradient checkpointing"
+  std::string why;              // "same gradients, about a third more compute"
+  std::vector<Change> changes;
+  double total_bytes = 0;
+  bool safe = false;
+};
+
+// Whether the framework has a flag or key for `setting` (otherwise the change cannot be
+// written into the script).
+bool Expressible(const FrameworkMaps& maps, const Workload& w, const std::string& setting) {
+  if (w.Find(setting) && w.Find(setting)->origin != Origin::kFrameworkDefault) return true;
+  const FrameworkMap* map = maps.Find(w.framework);
+  if (!map) return false;
+  for (const auto& [flag, spec] : map->flags)
+    if (spec.setting == setting) return true;
+  for (const auto& [key, spec] : map->keys)
+    if (spec.setting == setting) return true;
+  return false;
+}
+
+std::string Current(const Workload& w, const std::string& setting) {
+  const Setting* s = w.Find(setting);
+  return s ? s->value.ToString() : "";
+}
+
+// Adds `changes` as an option when the workload fits with them.
+void Try(const WhatIf& what_if, int cost, std::string what, std::string why,
+         std::vector<Change> changes, bool safe, std::vector<Option>* options) {
+  std::map<std::string, std::string> values;
+  for (const Change& c : changes) values[c.setting] = c.after;
+  if (!what_if.Fits(values)) return;
+  Option option{cost, std::move(what), std::move(why), std::move(changes), 0, safe};
+  option.total_bytes = what_if.TotalBytes(values).value_or(0);
+  options->push_back(std::move(option));
+}
+
+// Turns a maximize proposal made under `base` into an option.
+void FromMaximize(const Proposal& proposal, const std::vector<Change>& base, int cost,
+                  const std::string& what, const std::string& why, bool must_shrink,
+                  std::vector<Option>* options) {
+  if (proposal.changes.empty()) return;
+  const Change& main = proposal.changes.front();
+  if (must_shrink && std::stod(main.after) >= std::stod(main.before.empty() ? "1" : main.before))
+    return;
+  Option option{cost, what, why, base, proposal.total_after_bytes, false};
+  option.changes.insert(option.changes.end(), proposal.changes.begin(), proposal.changes.end());
+  options->push_back(std::move(option));
+}
+
+std::string Describe(const std::vector<Change>& changes) {
+  std::string out;
+  for (const Change& c : changes)
+    out += fmt::format("{}{} {} -> {}", out.empty() ? "" : ", ", c.setting,
+                       c.before.empty() ? "(not set)" : c.before, c.after);
+  return out;
+}
+
+}  // namespace
+
+Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t index,
+             const TunerOptions& tuner) {
+  WhatIf what_if(analysis, index, tuner.headroom);
+  const Workload& w = what_if.workload();
+  const WorkloadEstimate& e = what_if.estimate();
+  Proposal p;
+  p.workload = index;
+  p.objective = "fit";
+  p.limit_bytes = what_if.limit_bytes();
+  if (!e.breakdown || !e.unknown_inputs.empty() || p.limit_bytes <= 0) {
+    p.note = !e.breakdown ? (e.skipped.empty() ? "no estimate" : e.skipped)
+             : p.limit_bytes <= 0 ? "no GPU declared"
+                                  : "the estimate needs values the script leaves unknown";
+    return p;
+  }
+  p.total_before_bytes = p.total_after_bytes = e.breakdown->total;
+  if (what_if.Fits({})) {
+    p.note = fmt::format("fits already ({:.1f} GiB of {:.1f} allowed)",
+                         est::BytesToGib(p.total_before_bytes), est::BytesToGib(p.limit_bytes));
+    return p;
+  }
+
+  std::vector<Option> options;
+  const bool serving = e.kind == WorkloadEstimate::Kind::kServing;
+  if (!serving) {
+    bool ckpt_on = w.Bool("grad_ckpt").value_or(false) || w.Find("recompute");
+    std::vector<Change> ckpt = {{"grad_ckpt", Current(w, "grad_ckpt"), "true"}};
+    if (!ckpt_on && Expressible(maps, w, "grad_ckpt"))
+      Try(what_if, 1, "enable gradient checkpointing",
+          "the same gradients for about a third more compute", ckpt, true, &options);
+    // A smaller micro-batch keeps the global batch through more accumulation steps.
+    TunerOptions keep = tuner;
+    keep.keep_global_batch = true;
+    FromMaximize(MaximizeBatch(analysis, index, keep), {}, 2, "lower the micro-batch",
+                 "the same global batch in more accumulation steps (slower)", true, &options);
+    if (!ckpt_on && Expressible(maps, w, "grad_ckpt"))
+      FromMaximize(MaximizeBatch(analysis, index, keep, {{"grad_ckpt", "true"}}), ckpt, 3,
+                   "enable gradient checkpointing and lower the micro-batch",
+                   "the same gradients in more, slower steps", true, &options);
+    // Sequence parallelism (Ulysses, context parallel) splits each sequence's activations.
+    if (Expressible(maps, w, "cp") && e.model) {
+      long cp = static_cast<long>(w.Number("cp").value_or(1));
+      long heads = e.model->arch.num_attention_heads;
+      for (long next = cp * 2; next <= std::max(w.gpus, 1); next *= 2) {
+        if (heads % next != 0 || std::max(w.gpus, 1) % next != 0) continue;
+        std::string size = fmt::format("{}", next);
+        std::vector<Change> split = {{"cp", Current(w, "cp"), size}};
+        Try(what_if, 4, fmt::format("sequence parallelism over {} GPUs", next),
+            "each sequence split over GPUs (more communication, fewer data-parallel ranks)",
+            split, false, &options);
+        FromMaximize(MaximizeBatch(analysis, index, keep, {{"cp", size}}), split, 5,
+                     fmt::format("sequence parallelism over {} GPUs and a smaller micro-batch",
+                                 next),
+                     "each sequence split over GPUs, the global batch in more steps", true,
+                     &options);
+      }
+    }
+    if (auto stage = w.Number("zero_stage"); stage && *stage < 3)
+      for (int next = static_cast<int>(*stage) + 1; next <= 3; ++next)
+        Try(what_if, 4, fmt::format("ZeRO stage {}", next),
+            "more sharding over the data-parallel GPUs (more communication)",
+            {{"zero_stage", Current(w, "zero_stage"), fmt::format("{}", next)}}, false, &options);
+    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 6, "shorter sequences",
+                 "longer samples are truncated", true, &options);
+    std::string optimizer = w.String("optimizer").value_or("adamw");
+    if ((optimizer == "adamw" || optimizer == "adam") && Expressible(maps, w, "optimizer"))
+      Try(what_if, 5, "an 8-bit AdamW (bitsandbytes)",
+          "optimizer states in 8 bits: a quarter of the memory, slightly different numerics",
+          {{"optimizer", Current(w, "optimizer"), "adamw_8bit"}}, false, &options);
+  } else if (e.engine == "vllm" || e.engine == "sglang") {
+    if (e.gpu && e.gpu->fp8_support && w.String("kv_cache_dtype").value_or("auto") == "auto" &&
+        Expressible(maps, w, "kv_cache_dtype"))
+      Try(what_if, 2, "an fp8 KV cache", "twice the tokens per GiB, slightly lower accuracy",
+          {{"kv_cache_dtype", Current(w, "kv_cache_dtype"), "fp8"}}, false, &options);
+    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 4, "a shorter context",
+                 "requests longer than it are refused", true, &options);
+  }
+  if (options.empty()) {
+    p.note = "no single change gpulint knows makes it fit: more GPUs, more tensor parallelism or "
+             "a smaller or quantized model";
+    return p;
+  }
+  std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) {
+    return a.cost != b.cost ? a.cost < b.cost : a.total_bytes < b.total_bytes;
+  });
+  const Option& best = options.front();
+  p.changes = best.changes;
+  p.safe = best.safe;
+  p.total_after_bytes = best.total_bytes;
+  std::map<std::string, std::string> values;
+  for (const Change& c : best.changes) values[c.setting] = c.after;
+  p.summary = fmt::format("{} ({}): {}; {}", best.what, best.why, Describe(best.changes),
+                          what_if.Outcome(values));
+  for (size_t i = 1; i < options.size(); ++i)
+    p.alternatives.push_back(fmt::format("{}: {} ({:.1f} GiB)", options[i].what,
+                                         Describe(options[i].changes),
+                                         est::BytesToGib(options[i].total_bytes)));
+  return p;
+}
+
+}  // namespace gpulint

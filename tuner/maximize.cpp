@@ -1,0 +1,233 @@
+#include "tuner/maximize.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "estimator/units.h"
+#include "tuner/candidates.h"
+#include "tuner/what_if.h"
+
+namespace gpulint {
+namespace {
+
+std::string Number(double value) { return fmt::format("{}", static_cast<long>(value)); }
+
+bool IsWritten(const Setting* setting) {
+  return setting && setting->origin != Origin::kFrameworkDefault &&
+         setting->origin != Origin::kCommandLine;
+}
+
+Proposal Start(const WhatIf& what_if, size_t workload, const char* objective) {
+  Proposal p;
+  p.workload = workload;
+  p.objective = objective;
+  p.limit_bytes = what_if.limit_bytes();
+  if (what_if.estimate().breakdown) p.total_before_bytes = what_if.estimate().breakdown->total;
+  p.total_after_bytes = p.total_before_bytes;
+  return p;
+}
+
+// Common exits: the estimate is missing, or nothing needs to change.
+bool CannotSearch(const WhatIf& what_if, Proposal* p) {
+  const WorkloadEstimate& e = what_if.estimate();
+  if (!e.breakdown) {
+    p->note = e.skipped.empty() ? "no estimate for this workload" : e.skipped;
+    return true;
+  }
+  if (!e.unknown_inputs.empty()) {
+    p->note = fmt::format("the estimate needs {} that the script leaves unknown",
+                          e.unknown_inputs.front());
+    return true;
+  }
+  if (what_if.limit_bytes() <= 0) {
+    p->note = "no GPU declared";
+    return true;
+  }
+  return false;
+}
+
+// "; peak 31.2 -> 71.0 GiB per GPU, ..." for the proposal's changes.
+std::string Tail(const WhatIf& what_if, const Proposal& p) {
+  std::map<std::string, std::string> values;
+  for (const Change& c : p.changes) values[c.setting] = c.after;
+  return "; " + what_if.Outcome(values);
+}
+
+// Sets `name` to candidates[best] when it differs from `current`; the summary names the change.
+void Settle(const WhatIf& what_if, const std::vector<long>& candidates, long best, double current,
+            const std::string& name, Proposal* p) {
+  if (best < 0) {
+    p->note = fmt::format("no {} fits, not even {}: try gpulint fix --fit", name,
+                          candidates.empty() ? 1 : candidates.front());
+    return;
+  }
+  long value = candidates[static_cast<size_t>(best)];
+  // Between candidates (a length not a multiple of 1024) a value that fits stays.
+  if (value < static_cast<long>(current) && current > 0 && current <= candidates.back() &&
+      what_if.Fits({{name, Number(current)}}))
+    value = static_cast<long>(current);
+  if (value == static_cast<long>(current)) {
+    p->note = fmt::format("{} {} is already the largest that fits", name, value);
+    return;
+  }
+  p->changes.push_back({name, Number(current), Number(static_cast<double>(value))});
+  p->total_after_bytes = what_if.TotalBytes({{name, Number(static_cast<double>(value))}})
+                             .value_or(p->total_before_bytes);
+  p->summary = fmt::format("{} {} -> {}", name, Number(current), value) + Tail(what_if, *p);
+}
+
+Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& options) {
+  Proposal p = Start(what_if, index, "maximize-batch");
+  if (CannotSearch(what_if, &p)) return p;
+  const Workload& w = what_if.workload();
+  // Dynamic batching packs sequences up to a token budget: that budget is the batch.
+  if (w.Bool("dynamic_batch").value_or(false) && w.Number("max_tokens_per_gpu")) {
+    double tokens = *w.Number("max_tokens_per_gpu");
+    std::vector<long> candidates = Multiples(1024, 1 << 20);
+    if (options.pow2) candidates = PowersOfTwo(candidates);
+    long best = LargestFitting(candidates, [&](long v) {
+      return what_if.Fits({{"max_tokens_per_gpu", Number(static_cast<double>(v))}});
+    });
+    Settle(what_if, candidates, best, tokens, "max_tokens_per_gpu", &p);
+    return p;
+  }
+  long micro = static_cast<long>(w.Number("micro_batch").value_or(1));
+  double parallel = w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
+                    w.Number("cp").value_or(1);
+  long dp = std::max(1L, static_cast<long>(std::max(w.gpus, 1) / parallel));
+  std::vector<long> candidates;
+  std::string constraint;
+  long accumulation_product = 0;  // micro x grad_accum kept constant (HF-style trainers)
+  if (auto mini = w.Number("ppo_mini_batch")) {
+    // verl: each GPU's share of a PPO mini-batch must be whole micro-batches.
+    long per_gpu = static_cast<long>(*mini * w.Number("n_samples").value_or(1)) / dp;
+    candidates = Divisors(std::max(1L, per_gpu));
+    constraint = fmt::format("divides verl's {} sequences per GPU per mini-batch", per_gpu);
+  } else if (auto global = w.Number("global_batch")) {
+    // Megatron, slime and verl's SFT trainer take a global batch (written or their default)
+    // and derive the accumulation steps: global = micro x data-parallel x steps.
+    for (long m = 1; m * dp <= static_cast<long>(*global); ++m)
+      if (static_cast<long>(*global) % (m * dp) == 0) candidates.push_back(m);
+    constraint = fmt::format("keeps the global batch {} a multiple of micro x {} data-parallel",
+                             Number(*global), dp);
+  } else if (IsWritten(w.Find("grad_accum")) || options.keep_global_batch) {
+    long accumulation = static_cast<long>(w.Number("grad_accum").value_or(1));
+    accumulation_product = micro * accumulation;
+    candidates = Divisors(accumulation_product);
+    constraint = fmt::format("keeps micro x accumulation = {}", accumulation_product);
+  } else {
+    // Free: grow until it stops fitting, then search below.
+    long upper = 1;
+    while (upper < 65536 && what_if.Fits({{"micro_batch", Number(static_cast<double>(upper))}}))
+      upper *= 2;
+    candidates = Multiples(1, upper);
+  }
+  if (options.pow2) candidates = PowersOfTwo(candidates);
+  long best = LargestFitting(candidates, [&](long m) {
+    return what_if.Fits({{"micro_batch", Number(static_cast<double>(m))}});
+  });
+  Settle(what_if, candidates, best, static_cast<double>(micro), "micro_batch", &p);
+  if (!p.changes.empty() && accumulation_product > 0) {
+    long m = candidates[static_cast<size_t>(best)];
+    long accumulation = accumulation_product / m;
+    p.changes.push_back({"grad_accum", Number(w.Number("grad_accum").value_or(1)),
+                         Number(static_cast<double>(accumulation))});
+    p.summary = fmt::format("micro_batch {} -> {}, grad_accum {} -> {} (global batch kept)",
+                            micro, m, Number(w.Number("grad_accum").value_or(1)), accumulation) +
+                Tail(what_if, p);
+  } else if (!p.changes.empty() && !constraint.empty()) {
+    p.summary += fmt::format(" ({})", constraint);
+  }
+  return p;
+}
+
+Proposal ServingBatch(const WhatIf& what_if, size_t index, const TunerOptions& options) {
+  Proposal p = Start(what_if, index, "maximize-batch");
+  if (CannotSearch(what_if, &p)) return p;
+  const Workload& w = what_if.workload();
+  const WorkloadEstimate& e = what_if.estimate();
+  if (e.engine == "hf") {
+    long batch = static_cast<long>(w.Number("micro_batch").value_or(1));
+    std::vector<long> candidates = Multiples(1, 1024);
+    if (options.pow2) candidates = PowersOfTwo(candidates);
+    long best = LargestFitting(candidates, [&](long b) {
+      return what_if.Fits({{"micro_batch", Number(static_cast<double>(b))}});
+    });
+    Settle(what_if, candidates, best, static_cast<double>(batch), "micro_batch", &p);
+    return p;
+  }
+  // vLLM and SGLang claim their memory up front; what a larger batch needs is KV cache.
+  const est::Breakdown& b = *e.breakdown;
+  if (b.kv_cache_tokens <= 0 || e.max_model_len <= 0) {
+    p.note = "the KV cache holds no full-length sequence: gpulint fix --fit";
+    return p;
+  }
+  long capacity = static_cast<long>(b.kv_cache_tokens / e.max_model_len);
+  if (options.pow2) capacity = capacity > 0 ? 1L << static_cast<int>(std::log2(capacity)) : 0;
+  long current = static_cast<long>(w.Number("max_num_seqs").value_or(256));
+  if (capacity < 1) {
+    p.note = "the KV cache holds no full-length sequence: gpulint fix --fit";
+  } else if (current >= capacity) {
+    p.note = fmt::format("max_num_seqs {} is already at least the {} full-length sequences the "
+                         "KV cache holds",
+                         current, capacity);
+  } else {
+    p.changes.push_back({"max_num_seqs", Number(static_cast<double>(current)),
+                         Number(static_cast<double>(capacity))});
+    p.summary = fmt::format("max_num_seqs {} -> {}: the KV cache holds {:.0f} tokens, {} "
+                            "sequences of {}",
+                            current, capacity, b.kv_cache_tokens, capacity,
+                            Number(e.max_model_len));
+  }
+  return p;
+}
+
+}  // namespace
+
+Proposal MaximizeBatch(const FileAnalysis& analysis, size_t workload,
+                       const TunerOptions& options,
+                       const std::map<std::string, std::string>& base) {
+  WhatIf what_if(analysis, workload, options.headroom, base);
+  if (what_if.estimate().kind == WorkloadEstimate::Kind::kServing)
+    return ServingBatch(what_if, workload, options);
+  return TrainingBatch(what_if, workload, options);
+}
+
+Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
+                         const TunerOptions& options,
+                         const std::map<std::string, std::string>& base) {
+  WhatIf what_if(analysis, workload, options.headroom, base);
+  Proposal p = Start(what_if, workload, "maximize-context");
+  if (CannotSearch(what_if, &p)) return p;
+  const Workload& w = what_if.workload();
+  const WorkloadEstimate& e = what_if.estimate();
+  long positions = e.model ? static_cast<long>(e.model->arch.max_position_embeddings) : 0;
+  if (positions <= 0) {
+    p.note = "the model's max_position_embeddings is not known";
+    return p;
+  }
+  const bool serving = e.kind == WorkloadEstimate::Kind::kServing;
+  std::string name = serving                     ? "max_model_len"
+                     : w.Find("max_response_len") ? "max_response_len"
+                                                  : "max_seq_len";
+  if (serving && e.engine == "hf") {
+    p.note = "a Hugging Face engine has no context setting gpulint can raise";
+    return p;
+  }
+  long limit = positions;
+  if (name == "max_response_len")
+    limit -= static_cast<long>(w.Number("max_prompt_len").value_or(0));
+  double current = serving ? e.max_model_len : w.Number(name).value_or(0);
+  std::vector<long> candidates = Multiples(1024, limit);
+  if (limit % 1024 != 0) candidates.push_back(limit);  // the model's own limit
+  if (options.pow2) candidates = PowersOfTwo(candidates);
+  long best = LargestFitting(candidates, [&](long length) {
+    return what_if.Fits({{name, Number(static_cast<double>(length))}});
+  });
+  Settle(what_if, candidates, best, current, name, &p);
+  return p;
+}
+
+}  // namespace gpulint

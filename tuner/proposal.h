@@ -1,0 +1,40 @@
+// What the tuner proposes: new values for a workload's settings, why, and the estimate before
+// and after. Edits on the file come later (tuner/apply.h), so that a proposal can be shown even
+// where a value cannot be rewritten.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpulint {
+
+/// One setting's new value.
+struct Change {
+  std::string setting;  ///< canonical name: micro_batch, grad_accum, grad_ckpt, ...
+  std::string before;   ///< "" when the script does not set it
+  std::string after;
+};
+
+struct Proposal {
+  size_t workload = 0;               ///< index into RunConfig::workloads
+  std::string objective;             ///< maximize-batch | maximize-context | fit | set
+  std::string summary;               ///< "micro_batch 4 -> 16 (grad_accum 8 -> 2)"
+  std::vector<Change> changes;       ///< empty: nothing to change
+  double total_before_bytes = 0;     ///< the estimated peak per GPU
+  double total_after_bytes = 0;
+  double limit_bytes = 0;            ///< usable memory minus headroom
+  bool safe = false;                 ///< keeps what the job computes (checkpointing)
+  std::string note;                  ///< why nothing is proposed, when `changes` is empty
+  std::vector<std::string> alternatives;  ///< --fit: other change sets that fit, cheapest first
+};
+
+/// Everything a search needs besides the file: the CLI's --keep/--pow2/--headroom.
+struct TunerOptions {
+  double headroom = 0.10;
+  bool pow2 = false;
+  bool keep_global_batch = false;  ///< --keep global-batch (on by itself when the script sets it)
+  std::string workload_role;       ///< --workload: only workloads with this role
+};
+
+}  // namespace gpulint

@@ -1,0 +1,69 @@
+#include "tuner/what_if.h"
+
+#include <fmt/format.h>
+
+#include "estimator/units.h"
+#include "lint/reader/setting_builder.h"
+
+namespace gpulint {
+
+WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
+               std::map<std::string, std::string> base)
+    : analysis_(analysis), index_(workload), base_(std::move(base)) {
+  const WorkloadEstimate& estimate = analysis.estimates[workload];
+  if (estimate.breakdown) limit_bytes_ = estimate.usable_bytes * (1 - headroom);
+}
+
+std::optional<double> WhatIf::TotalBytes(
+    const std::map<std::string, std::string>& values) const {
+  auto breakdown = Estimate(values);
+  if (!breakdown) return std::nullopt;
+  return breakdown->total;
+}
+
+std::optional<est::Breakdown> WhatIf::Estimate(
+    const std::map<std::string, std::string>& values) const {
+  Workload copy = workload();
+  std::map<std::string, std::string> all = base_;
+  for (const auto& [name, text] : values) all[name] = text;
+  for (const auto& [name, text] : all) {
+    Setting& setting = copy.settings[name];
+    setting.name = name;
+    setting.value = TypedValue(name, text);
+    setting.ambiguous = false;
+    if (name == "grad_ckpt") copy.settings.erase("recompute");  // one checkpointing switch
+  }
+  WorkloadEstimate estimate = EstimateWorkload(copy, analysis_.read.config, analysis_.context);
+  if (!estimate.breakdown || !estimate.unknown_inputs.empty()) return std::nullopt;
+  return estimate.breakdown;
+}
+
+std::string WhatIf::Outcome(const std::map<std::string, std::string>& values) const {
+  auto after = Estimate(values);
+  const WorkloadEstimate& e = estimate();
+  if (!after || !e.breakdown) return "";
+  if (e.engine == "vllm" || e.engine == "sglang") {
+    double length = e.max_model_len;
+    if (auto it = values.find("max_model_len"); it != values.end()) length = std::stod(it->second);
+    return fmt::format("the KV cache holds {:.0f} tokens, {:.1f} sequences of {:.0f}",
+                       after->kv_cache_tokens, after->kv_cache_tokens / length, length);
+  }
+  return fmt::format("peak {:.1f} -> {:.1f} GiB per GPU, {:.1f} GiB allowed",
+                     est::BytesToGib(e.breakdown->total), est::BytesToGib(after->total),
+                     est::BytesToGib(limit_bytes_));
+}
+
+bool WhatIf::Fits(const std::map<std::string, std::string>& values) const {
+  if (limit_bytes_ <= 0) return false;
+  auto breakdown = Estimate(values);
+  if (!breakdown) return false;
+  const WorkloadEstimate& e = estimate();
+  if (e.engine == "vllm" || e.engine == "sglang") {
+    double length = e.max_model_len;
+    if (auto it = values.find("max_model_len"); it != values.end()) length = std::stod(it->second);
+    return breakdown->kv_cache_tokens >= length && breakdown->total <= e.usable_bytes;
+  }
+  return breakdown->total <= limit_bytes_;
+}
+
+}  // namespace gpulint

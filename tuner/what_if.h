@@ -1,0 +1,45 @@
+// Estimates a workload with some settings changed, without touching the analysis: the tuner's
+// inner loop. Pure: the estimator only, no file is read.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "lint/analysis/file_analysis.h"
+
+namespace gpulint {
+
+class WhatIf {
+ public:
+  /// `base` is applied under every query (a change already decided, e.g. checkpointing on).
+  WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
+         std::map<std::string, std::string> base = {});
+
+  /// The estimate with `values` (setting -> text) applied; nullopt when the workload cannot be
+  /// estimated.
+  std::optional<est::Breakdown> Estimate(const std::map<std::string, std::string>& values) const;
+  /// The estimated peak per GPU with `values` applied.
+  std::optional<double> TotalBytes(const std::map<std::string, std::string>& values) const;
+  /// Training: the peak within usable memory minus headroom. vLLM and SGLang size themselves to
+  /// their memory fraction, so for them: the engine starts (its KV cache holds one sequence of
+  /// max_model_len) and the claim is within the GPU.
+  bool Fits(const std::map<std::string, std::string>& values) const;
+
+  /// What `values` change, for people: "peak 31.2 -> 71.0 GiB per GPU, 71.7 GiB allowed", or
+  /// for an engine that sizes itself, what its KV cache then holds.
+  std::string Outcome(const std::map<std::string, std::string>& values) const;
+
+  /// Usable memory minus headroom; 0 when the GPU is unknown.
+  double limit_bytes() const { return limit_bytes_; }
+  const Workload& workload() const { return analysis_.read.config.workloads[index_]; }
+  const WorkloadEstimate& estimate() const { return analysis_.estimates[index_]; }
+
+ private:
+  const FileAnalysis& analysis_;
+  size_t index_;
+  std::map<std::string, std::string> base_;
+  double limit_bytes_ = 0;
+};
+
+}  // namespace gpulint
