@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "estimator/units.h"
@@ -75,6 +76,30 @@ nlohmann::ordered_json ToJson(const FileResult& file) {
           {"diff", UnifiedDiff(file.path, file.before, file.after)}};
 }
 
+// A pull-request comment: what changes, the estimates, and the diff.
+std::string ToMarkdown(const std::vector<FileResult>& results) {
+  std::string out = "### gpulint fix\n\n| file | workload | change | peak per GPU | allowed |\n"
+                    "| --- | --- | --- | ---: | ---: |\n";
+  std::string diffs;
+  for (const FileResult& file : results) {
+    for (const auto& [p, edits] : file.proposals) {
+      const Workload& w = file.analysis->read.config.workloads[p.workload];
+      std::string change;
+      for (const Change& c : p.changes)
+        change += fmt::format("{}`{}` {} -> {}", change.empty() ? "" : ", ", c.setting,
+                              c.before.empty() ? "(not set)" : c.before, c.after);
+      if (change.empty()) change = p.note;
+      out += fmt::format("| `{}:{}` | {} ({}) | {} | {:.1f} -> {:.1f} GiB | {:.1f} GiB |\n",
+                         file.path, w.command_span.line, w.role, w.framework, change,
+                         est::BytesToGib(p.total_before_bytes),
+                         est::BytesToGib(p.total_after_bytes), est::BytesToGib(p.limit_bytes));
+    }
+    std::string diff = UnifiedDiff(file.path, file.before, file.after);
+    if (!diff.empty()) diffs += "```diff\n" + diff + "```\n";
+  }
+  return out + "\n" + diffs;
+}
+
 }  // namespace
 
 int RunFixCommand(const Args& args) {
@@ -139,7 +164,7 @@ int RunFixCommand(const Args& args) {
       result.analysis = linted[f].analysis.get();
       for (const Finding& finding : linted[f].findings)
         for (const Fix& fix : finding.fixes)
-          if (fix.safe) {
+          if (fix.safe || options.unsafe_fixes) {
             edits.insert(edits.end(), fix.edits.begin(), fix.edits.end());
             fmt::print(stderr, "{}:{}: {}: {}\n", file.path, finding.span.line, finding.rule,
                        fix.description);
@@ -191,12 +216,11 @@ int RunFixCommand(const Args& args) {
   }
 
   bool changed = false;
+  std::string diffs;
   nlohmann::ordered_json json_files = nlohmann::ordered_json::array();
   for (const FileResult& result : results) {
-    if (result.after == result.before) {
-      if (options.format == "json") json_files.push_back(ToJson(result));
-      continue;
-    }
+    json_files.push_back(ToJson(result));
+    if (result.after == result.before) continue;
     changed = true;
     if (options.write) {
       if (!WriteFileSafely(result.path, result.before, result.after, &error)) {
@@ -204,14 +228,25 @@ int RunFixCommand(const Args& args) {
         return kExitUsage;
       }
       fmt::print(stderr, "fixed {}\n", result.path);
+    } else {
+      diffs += UnifiedDiff(result.path, result.before, result.after);
     }
-    if (options.format == "json")
-      json_files.push_back(ToJson(result));
-    else if (!options.write)
-      fmt::print("{}", UnifiedDiff(result.path, result.before, result.after));
   }
-  if (options.format == "json")
-    fmt::print("{}\n", nlohmann::ordered_json{{"files", json_files}}.dump(2));
+  std::string rendered = options.format == "json"
+                             ? nlohmann::ordered_json{{"files", json_files}}.dump(2) + "\n"
+                         : options.format == "markdown" ? ToMarkdown(results)
+                                                        : diffs;
+  if (!options.output_file.empty()) {
+    std::ofstream out(options.output_file, std::ios::binary);
+    out << rendered;
+    if (!out) {
+      fmt::print(stderr, "gpulint: error: cannot write {}\n", options.output_file);
+      return kExitUsage;
+    }
+    fmt::print("{}", diffs);  // the terminal gets the diff
+  } else {
+    fmt::print("{}", rendered);
+  }
   return changed ? kExitFindings : kExitClean;
 }
 

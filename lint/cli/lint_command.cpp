@@ -60,6 +60,7 @@ int RunLintCommand(const Args& args) {
   choices.ignore = options.ignore;
   choices.headroom = options.headroom;
   choices.no_inline_suppress = options.no_inline_suppress;
+  choices.with_docs = reporter->needs_docs;
   choices.fixes = [](Workspace& workspace, const LintSettings& settings) {
     TunerOptions tuner;
     tuner.headroom = settings.headroom;

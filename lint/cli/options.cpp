@@ -104,6 +104,8 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   bool diff = false;
   app.add_flag("--diff", diff, "Print a unified diff and write nothing (default)");
   app.add_flag("--write", o.write, "Apply the changes in place (atomically)");
+  app.add_flag("--unsafe-fixes", o.unsafe_fixes,
+               "Without --maximize/--fit: also apply fixes that change how the job runs");
   app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
       ->check(CLI::Range(0.0, 0.9));
   Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))

@@ -39,6 +39,7 @@ struct FixOptions : InputOptions {
   std::string maximize;                  ///< "batch" | "context" | "" (with --fit)
   bool fit = false;
   bool write = false;
+  bool unsafe_fixes = false;             ///< without an objective: apply unsafe finding fixes too
   std::optional<double> headroom;
   std::vector<std::string> keep;         ///< e.g. "global-batch"
   bool pow2 = false;

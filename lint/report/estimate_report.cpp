@@ -169,11 +169,14 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
   return out;
 }
 
-std::string FileEstimateMarkdown(const FileAnalysis& analysis) {
+std::string VerdictTableHeader() {
+  return "| file | workload | model | GPU | estimated peak | usable | fits |\n"
+         "| --- | --- | --- | --- | ---: | ---: | :---: |\n";
+}
+
+std::string VerdictRows(const FileAnalysis& analysis) {
   std::string out;
   const auto& config = analysis.read.config;
-  out += "| file | workload | model | GPU | estimated peak | usable | fits |\n";
-  out += "| --- | --- | --- | --- | ---: | ---: | :---: |\n";
   for (size_t i = 0; i < config.workloads.size(); ++i) {
     const Workload& w = config.workloads[i];
     const WorkloadEstimate& e = analysis.estimates[i];
@@ -186,6 +189,34 @@ std::string FileEstimateMarkdown(const FileAnalysis& analysis) {
                        ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);
   }
   return out;
+}
+
+std::string BreakdownMarkdown(const FileAnalysis& analysis) {
+  std::string out;
+  const auto& config = analysis.read.config;
+  for (size_t i = 0; i < config.workloads.size(); ++i) {
+    const Workload& w = config.workloads[i];
+    const WorkloadEstimate& e = analysis.estimates[i];
+    if (!e.breakdown) continue;
+    const est::Breakdown& b = *e.breakdown;
+    out += fmt::format("\n`{}:{}` {} ({}), `{}` on {}: peak at {}\n\n| term | GiB per GPU |\n"
+                       "| --- | ---: |\n",
+                       analysis.file.path, w.command_span.line, w.role, w.framework,
+                       ModelName(w, e), e.gpu ? e.gpu->name : "?", b.peak_phase);
+    for (const auto& [name, bytes] :
+         std::initializer_list<std::pair<const char*, double>>{
+             {"weights", b.weights}, {"gradients", b.gradients}, {"optimizer", b.optimizer},
+             {"activations", b.activations}, {"logits", b.logits}, {"KV cache", b.kv_cache},
+             {"overhead", b.overhead}})
+      if (bytes > 0) out += fmt::format("| {} | {:.2f} |\n", name, est::BytesToGib(bytes));
+    out += fmt::format("| **total** | **{:.2f}** of {:.2f} |\n", est::BytesToGib(b.total),
+                       est::BytesToGib(e.usable_bytes));
+  }
+  return out;
+}
+
+std::string FileEstimateMarkdown(const FileAnalysis& analysis) {
+  return VerdictTableHeader() + VerdictRows(analysis) + BreakdownMarkdown(analysis);
 }
 
 }  // namespace gpulint

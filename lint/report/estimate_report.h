@@ -20,5 +20,10 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color);
 
 /// The Markdown form (pull-request comments): a verdict table and a per-GPU breakdown.
 std::string FileEstimateMarkdown(const FileAnalysis& analysis);
+/// Its parts, for reports over several files: the table's header, one row per workload, and
+/// a table of terms per estimated workload.
+std::string VerdictTableHeader();
+std::string VerdictRows(const FileAnalysis& analysis);
+std::string BreakdownMarkdown(const FileAnalysis& analysis);
 
 }  // namespace gpulint

@@ -1,11 +1,54 @@
 #include "lint/report/reporter.h"
 
+#include <map>
+
+#include "lint/core/fingerprint.h"
+
 namespace gpulint {
 
 std::string RenderText(const ReportInput& input);
 std::string RenderConcise(const ReportInput& input);
 std::string RenderJson(const ReportInput& input);
 std::string RenderJsonLines(const ReportInput& input);
+std::string RenderSarif(const ReportInput& input);
+std::string RenderGithub(const ReportInput& input);
+std::string RenderRdjson(const ReportInput& input);
+std::string RenderRdjsonLines(const ReportInput& input);
+std::string RenderGitlab(const ReportInput& input);
+std::string RenderMarkdown(const ReportInput& input);
+std::string RenderCheckstyle(const ReportInput& input);
+std::string RenderJunit(const ReportInput& input);
+
+std::vector<std::string> Fingerprints(const ReportInput& input) {
+  std::vector<std::string> out;
+  std::map<std::string, int> seen;
+  for (const ReportFile& file : input.files)
+    for (const Finding& f : file.findings) {
+      std::string line = input.LineText(f.span.path, f.span.line);
+      int occurrence = seen[f.span.path + "|" + Fingerprint(f.rule, line)]++;
+      out.push_back(Fingerprint(f.rule, line, occurrence));
+    }
+  return out;
+}
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      default:
+        // Control characters are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') out += "?";
+        else out += c;
+    }
+  }
+  return out;
+}
 
 std::string ReportInput::LineText(const std::string& path, int line) const {
   for (const ReportFile& file : files) {
@@ -39,6 +82,14 @@ const std::vector<ReporterEntry>& Reporters() {
       {"concise", RenderConcise, "one line per finding"},
       {"json", RenderJson, "the JSON of architecture.md"},
       {"jsonl", RenderJsonLines, "one JSON object per finding"},
+      {"sarif", RenderSarif, "SARIF 2.1.0 for GitHub code scanning", true},
+      {"github", RenderGithub, "GitHub Actions workflow commands (annotations)"},
+      {"rdjson", RenderRdjson, "reviewdog diagnostic format"},
+      {"rdjsonl", RenderRdjsonLines, "reviewdog diagnostics, one per line"},
+      {"gitlab", RenderGitlab, "GitLab Code Quality report"},
+      {"markdown", RenderMarkdown, "a pull-request comment: verdicts, findings, breakdowns"},
+      {"checkstyle", RenderCheckstyle, "Checkstyle XML"},
+      {"junit", RenderJunit, "JUnit XML"},
   };
   return reporters;
 }

@@ -28,12 +28,20 @@ struct ReportInput {
   int Count(Severity severity) const;
 };
 
+/// Fingerprints of every finding in report order: the rule, the finding's line with whitespace
+/// normalized, and its rank among identical ones; never the line number (SARIF, GitLab).
+std::vector<std::string> Fingerprints(const ReportInput& input);
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped for XML attributes and text.
+std::string XmlEscape(const std::string& text);
+
 using RenderFunction = std::string (*)(const ReportInput& input);
 
 struct ReporterEntry {
   const char* name;
   RenderFunction render;
   const char* description;
+  bool needs_docs = false;  ///< shows the rules' documentation (the rules load with it)
 };
 
 /// Every format, in the order `--help` lists them.

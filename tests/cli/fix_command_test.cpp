@@ -102,3 +102,23 @@ TEST_CASE("fix rejects contradictory options with exit 2", "[cli][fix]") {
   auto keep = RunGpulint({"fix", "--maximize", "batch", "--keep", "everything", "x.sh"});
   CHECK(keep.exit_code == 2);
 }
+
+TEST_CASE("fix --format markdown shows the change, the estimates and the diff", "[cli][fix]") {
+  auto result = RunGpulint({"fix", "--isolated", "--fit", "--format", "markdown",
+                            "fixtures/rules/GL107/bad.sh"},
+                           "", SourcePath(""));
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.find("| `fixtures/rules/GL107/bad.sh:5` | train (verl-sft) | `grad_ckpt` "
+                        "false -> true | 137.2 -> 43.1 GiB | 71.7 GiB |") != std::string::npos);
+  CHECK(result.out.find("```diff\n--- a/fixtures/rules/GL107/bad.sh\n") != std::string::npos);
+}
+
+TEST_CASE("fix --unsafe-fixes applies fixes that change how the job runs", "[cli][fix]") {
+  TempDir dir;
+  std::string path = dir.Write("train.sh", ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.sh")));
+  auto safe_only = RunGpulint({"fix", "--isolated", path});
+  CHECK(safe_only.exit_code == 0);  // GL102's fix lowers the batch: not safe
+  auto unsafe = RunGpulint({"fix", "--isolated", "--unsafe-fixes", "--write", path});
+  CHECK(unsafe.exit_code == 1);
+  CHECK(ReadWholeFile(path) == ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.fixed.sh")));
+}

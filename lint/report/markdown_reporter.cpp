@@ -1,0 +1,98 @@
+// markdown: a pull-request comment a reviewer wants to read: a verdict per workload, the
+// findings by file with links to their rules, fixes as `suggestion` blocks that replace whole
+// lines, and the memory breakdown folded away.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lint/report/estimate_report.h"
+#include "lint/report/reporter.h"
+
+namespace gpulint {
+namespace {
+
+const char* Badge(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "**error**";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: return "info";
+  }
+  return "";
+}
+
+// One line of Markdown: no line breaks, no accidental HTML tags.
+std::string Inline(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') out += ' ';
+    else if (c == '<') out += "&lt;";
+    else out += c;
+  }
+  return out;
+}
+
+// The lines the fix changes, as they read after it: GitHub applies a suggestion to whole lines.
+std::string Suggestion(const FileAnalysis& analysis, const Fix& fix) {
+  const std::string& text = analysis.file.text;
+  std::vector<Edit> edits;
+  for (const Edit& edit : fix.edits)
+    if (edit.span.path == analysis.file.path) edits.push_back(edit);
+  if (edits.empty() || edits.size() != fix.edits.size()) return "";
+  std::sort(edits.begin(), edits.end(),
+            [](const Edit& a, const Edit& b) { return a.span.offset > b.span.offset; });
+  size_t first = text.rfind('\n', edits.back().span.offset == 0 ? 0 : edits.back().span.offset - 1);
+  first = first == std::string::npos ? 0 : first + 1;
+  size_t last = text.find('\n', edits.front().span.end());
+  if (last == std::string::npos) last = text.size();
+  std::string lines = text.substr(first, last - first);
+  for (const Edit& edit : edits)  // from the end, so earlier offsets stay valid
+    lines.replace(edit.span.offset - first, edit.span.length, edit.text);
+  return fmt::format("  ```suggestion\n{}\n  ```\n", [&] {
+    std::string indented;
+    size_t start = 0;
+    while (start <= lines.size()) {
+      size_t end = lines.find('\n', start);
+      if (end == std::string::npos) end = lines.size();
+      indented += (indented.empty() ? "  " : "\n  ") + lines.substr(start, end - start);
+      start = end + 1;
+    }
+    return indented;
+  }());
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const ReportInput& input) {
+  int errors = input.Count(Severity::kError), warnings = input.Count(Severity::kWarning),
+      infos = input.Count(Severity::kInfo);
+  std::string out = fmt::format("### gpulint: {} error{}, {} warning{}, {} info{} in {} file{}\n\n",
+                                errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+                                infos, infos == 1 ? "" : "s", input.files.size(),
+                                input.files.size() == 1 ? "" : "s");
+  std::string rows, breakdowns;
+  for (const ReportFile& file : input.files)
+    if (file.analysis) {
+      rows += VerdictRows(*file.analysis);
+      breakdowns += BreakdownMarkdown(*file.analysis);
+    }
+  if (!rows.empty()) out += VerdictTableHeader() + rows + "\n";
+  for (const ReportFile& file : input.files) {
+    if (file.findings.empty()) continue;
+    out += fmt::format("#### `{}`\n\n", file.path);
+    for (const Finding& f : file.findings) {
+      out += fmt::format("- {} [{} {}]({}) line {}: {}\n", Badge(f.severity), f.rule, f.name,
+                         f.url, f.span.line, Inline(f.message));
+      for (const Fix& fix : f.fixes) {
+        out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (changes how the job runs)",
+                           Inline(fix.description));
+        if (file.analysis) out += Suggestion(*file.analysis, fix);
+      }
+    }
+    out += "\n";
+  }
+  if (!breakdowns.empty())
+    out += "<details><summary>Memory per GPU</summary>\n" + breakdowns + "\n</details>\n";
+  return out;
+}
+
+}  // namespace gpulint
