@@ -127,6 +127,18 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
                                  next),
                      "each sequence split over GPUs, the global batch in more steps", true,
                      &options);
+        if (!ckpt_on && Expressible(maps, w, "grad_ckpt")) {
+          std::vector<Change> both = split;
+          both.insert(both.end(), ckpt.begin(), ckpt.end());
+          FromMaximize(
+              MaximizeBatch(analysis, index, keep, {{"cp", size}, {"grad_ckpt", "true"}}), both,
+              6,
+              fmt::format("checkpointing, sequence parallelism over {} GPUs and a smaller "
+                          "micro-batch",
+                          next),
+              "the same gradients in more, slower steps with sequences split over GPUs", true,
+              &options);
+        }
       }
     }
     if (auto stage = w.Number("zero_stage"); stage && *stage < 3)
@@ -134,7 +146,7 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
         Try(what_if, 4, fmt::format("ZeRO stage {}", next),
             "more sharding over the data-parallel GPUs (more communication)",
             {{"zero_stage", Current(w, "zero_stage"), fmt::format("{}", next)}}, false, &options);
-    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 6, "shorter sequences",
+    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 7, "shorter sequences",
                  "longer samples are truncated", true, &options);
     std::string optimizer = w.String("optimizer").value_or("adamw");
     if ((optimizer == "adamw" || optimizer == "adam") && Expressible(maps, w, "optimizer"))

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "estimator/units.h"
 #include "lint/reader/setting_builder.h"
 
@@ -11,7 +13,28 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
                std::map<std::string, std::string> base)
     : analysis_(analysis), index_(workload), base_(std::move(base)) {
   const WorkloadEstimate& estimate = analysis.estimates[workload];
-  if (estimate.breakdown) limit_bytes_ = estimate.usable_bytes * (1 - headroom);
+  if (!estimate.breakdown) return;
+  // What else is live on this workload's GPUs while it runs: further models in its own process
+  // (an evaluator, a reference model) and processes started beside it with '&'.
+  const auto& workloads = analysis.read.config.workloads;
+  const Workload& self = workloads[workload];
+  double others = 0;
+  for (size_t j = 0; j < workloads.size(); ++j) {
+    const Workload& other = workloads[j];
+    const WorkloadEstimate& e = analysis.estimates[j];
+    if (j == workload || !e.breakdown) continue;
+    bool same_process = other.process == self.process && other.shares_process_gpus;
+    bool beside = std::find(self.concurrent_processes.begin(), self.concurrent_processes.end(),
+                            other.process) != self.concurrent_processes.end();
+    bool shares_device = false;
+    for (int d : other.devices)
+      shares_device = shares_device ||
+                      std::find(self.devices.begin(), self.devices.end(), d) != self.devices.end();
+    if (!shares_device) continue;
+    if (same_process) others += e.breakdown->torch_reserved;  // one CUDA context between them
+    else if (beside) others += e.breakdown->total;
+  }
+  limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);
 }
 
 std::optional<double> WhatIf::TotalBytes(

@@ -30,7 +30,8 @@ class WhatIf {
   /// for an engine that sizes itself, what its KV cache then holds.
   std::string Outcome(const std::map<std::string, std::string>& values) const;
 
-  /// Usable memory minus headroom; 0 when the GPU is unknown.
+  /// Usable memory minus headroom and minus what shares the GPU with the workload at the same
+  /// time (further models in its process, processes beside it); 0 when the GPU is unknown.
   double limit_bytes() const { return limit_bytes_; }
   const Workload& workload() const { return analysis_.read.config.workloads[index_]; }
   const WorkloadEstimate& estimate() const { return analysis_.estimates[index_]; }

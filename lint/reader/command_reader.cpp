@@ -315,6 +315,12 @@ class CommandReader::Impl {
     } else {
       candidates.push_back((fs::path(r_.options_.script_dir) / record_.cwd / path).lexically_normal());
       candidates.push_back((fs::path(r_.options_.script_dir) / path).lexically_normal());
+      // A job script kept in slurm/ or scripts/ is usually submitted from the project root.
+      fs::path up = fs::path(r_.options_.script_dir);
+      for (int level = 0; level < 2 && up.has_parent_path() && up != up.parent_path(); ++level) {
+        up = up.parent_path();
+        candidates.push_back((up / path).lexically_normal());
+      }
     }
     for (const std::string& candidate : candidates) {
       int known = r_.sources_.Find(candidate);

@@ -927,6 +927,8 @@ class Evaluator {
     frames_.pop_back();
     env_ = std::move(saved);
     cwd_ = saved_cwd;
+    // The guard is against a script running itself; running it again later is a new process.
+    files_being_read_.erase(resolved);
     return true;
   }
 
