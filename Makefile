@@ -2,7 +2,7 @@
 # Release build in build/, sanitized test build in build-asan/, fuzzer in build-fuzz/.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
-FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 40000
 
 .PHONY: all build deps test-deps demo test unit fuzz clean format
 
@@ -29,10 +29,10 @@ unit: test-deps
 	@cd build-asan && ctest --output-on-failure -j $(JOBS)
 
 test: unit
-	@scripts/run-fuzz $(FUZZ_SECONDS)
+	@scripts/run-fuzz $(FUZZ_RUNS)
 
 fuzz: test-deps
-	@scripts/run-fuzz 600
+	@FUZZ_SEED=0 scripts/run-fuzz 1000000
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cc')

@@ -662,7 +662,8 @@ class CommandReader::Impl {
       out_.workloads.push_back(std::move(workload));
     }
     if (out_.workloads.empty()) return;
-    const Workload& primary = out_.workloads.front();
+    // A copy: the pushes below may move the vector's elements.
+    const Workload primary = out_.workloads.front();
     for (auto& [role, model] : further_) {
       Workload workload;
       workload.role = role;

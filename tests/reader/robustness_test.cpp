@@ -93,3 +93,22 @@ TEST_CASE("nested loops are bounded", "[reader][robust]") {
   auto result = ReadText(text, &sources);
   CHECK(HasNote(result.config, "more than 20000 commands"));
 }
+
+TEST_CASE("a command with several further models keeps each (found by the fuzzer)",
+          "[reader][robustness]") {
+  // tests/fuzz/regressions/two-further-models.sh: the second further model used to read the
+  // primary workload through a reference the first one's insertion had moved.
+  gpulint::SourceMap sources;
+  auto read = gpulint::testing::ReadText(
+      "accelerate launch src/main.py --model Qwen/Qwen2.5-7B-Instruct --batch-size 4 "
+      "--evaluator-model Qwen/Qwen2.5-14B-Instruct --reward-model Qwen/Qwen2.5-0.5B-Instruct "
+      "--ref-model Qwen/Qwen2.5-7B-Instruct\n",
+      &sources);
+  REQUIRE(read.config.workloads.size() == 4);
+  for (size_t i = 1; i < 4; ++i) {
+    INFO(i);
+    CHECK(read.config.workloads[i].shares_process_gpus);
+    REQUIRE(read.config.workloads[i].Find("micro_batch"));
+    CHECK(read.config.workloads[i].Find("micro_batch")->value.number == 4);
+  }
+}
