@@ -1,0 +1,154 @@
+"""Measured runs as calibration cases (schema: ../shared/calibration/README.md), appended to
+bench/gpu/results/<GPU>.toml one case at a time.
+
+Each case is written, flushed and fsynced as soon as its run ends: a device session that is cut
+off keeps everything measured before the cut, and the next session resumes after it.
+"""
+import json
+import math
+import os
+import tomllib
+
+GIB = float(1 << 30)
+
+HEADER = """\
+# bench/gpu/results: peak GPU memory measured by bench/gpu/measure.py on real GPUs, one case per
+# configuration of bench/gpu/grid.toml. Written by the harness as each run ended; do not edit by
+# hand. Models are built from catalog/ with random weights (transformers from_config), so the
+# architecture is exactly the one gpulint estimates. Schema: ../shared/calibration/README.md;
+# `measured.peak_gib` is what the process added to the device's used memory (NVML, sampled), with
+# torch's allocated and reserved peaks beside it.
+"""
+
+
+def gpulint_args(config, gpu):
+    """The `gpulint estimate` question that poses the same run."""
+    role = "train" if config.mode == "train" else "reference"
+    settings = [("dtype", config.dtype), ("micro_batch", config.micro_batch),
+                ("max_seq_len", config.max_seq_len), ("grad_accum", 1),
+                ("grad_ckpt", config.grad_ckpt), ("attn_impl", config.attn_impl),
+                ("gpus_per_node", 1), ("nodes", 1)]
+    if config.mode == "train":
+        settings.insert(1, ("optimizer", config.optimizer))
+    if config.method == "lora":
+        settings += [("lora_rank", config.lora_rank), ("lora_targets", config.lora_targets),
+                     ("lora_dropout", 0.05)]
+    args = ["--role", role, "--model", config.model, "--gpu", gpu]
+    for name, value in settings:
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        args += ["--set", f"{name}={text}"]
+    return args
+
+
+def case_record(config, result, gpu, command):
+    """The calibration case of one finished run. `result` is what the worker returned (or what
+    the runner recorded when the worker died)."""
+    settings = {"dtype": config.dtype, "micro_batch": config.micro_batch,
+                "max_seq_len": config.max_seq_len, "grad_accum": 1,
+                "grad_ckpt": config.grad_ckpt, "attn_impl": config.attn_impl,
+                "gpus_per_node": 1, "nodes": 1}
+    if config.mode == "train":
+        settings["optimizer"] = config.optimizer
+    if config.method == "lora":
+        settings.update(lora_rank=config.lora_rank, lora_targets=config.lora_targets)
+    case = {
+        "id": config.id,
+        "kind": "measured",
+        "source": "gpulint bench/gpu/measure.py (random weights, from catalog/)",
+        "group": config.sweep,
+        "workload": "train",
+        "framework": "pytorch",
+        "method": "forward" if config.mode == "forward" else config.method,
+        "model": config.model,
+        "gpu": gpu,
+        "num_gpus": 1,
+        "settings": settings,
+    }
+    outcome = result.get("outcome", "error")
+    if outcome == "fit":
+        case["measured"] = {
+            "peak_gib": result["nvml_process_peak_bytes"] / GIB,
+            "metric": "nvidia-smi", "scope": "per_gpu",
+            "allocated_gib": result["max_allocated_bytes"] / GIB,
+            "reserved_gib": result["max_reserved_bytes"] / GIB,
+        }
+    elif outcome == "oom":
+        # What was held when the allocation failed: a floor, not the peak the run would need.
+        case["measured"] = {"metric": "nvidia-smi", "scope": "per_gpu",
+                            "reserved_at_oom_gib": result.get("max_reserved_bytes", 0) / GIB}
+    case["outcome"] = outcome if outcome in ("fit", "oom") else "error"
+    case["args"] = gpulint_args(config, gpu)
+    if case["outcome"] == "error":
+        case["skip_reason"] = "the run failed: " + result.get("error", "no result")[-400:]
+    for key in ("device_name", "device_total_bytes", "nvml_baseline_bytes", "seconds"):
+        if key in result:
+            case[key] = result[key]
+    if "versions" in result:
+        case["versions"] = result["versions"]
+    case["command"] = command
+    notes = []
+    if config.mode == "train" and config.optimizer == "sgd":
+        notes.append("torch.optim.SGD without momentum: no optimizer state")
+    if config.method == "lora":
+        notes.append(f"peft LoRA r={config.lora_rank}, alpha={2 * config.lora_rank}, "
+                     f"dropout 0.05, targets {config.lora_targets}")
+    if config.dtype == "amp-bf16":
+        notes.append("fp32 weights and optimizer, torch.autocast(bfloat16) forward")
+    if notes:
+        case["notes"] = notes
+    return case
+
+
+def _toml_string(text):
+    # json's escapes are TOML's, except that TOML wants DEL escaped too; ensure_ascii=False keeps
+    # characters outside the BMP whole instead of as surrogate pairs, which TOML rejects.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(round(value, 4))
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{key} = {_toml_value(item)}" for key, item in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def case_toml(case):
+    """One `[[case]]` table, keys in the order given."""
+    lines = ["", "[[case]]"]
+    for key, value in case.items():
+        lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def measured_ids(path):
+    """Ids already in a results file (none if it does not exist yet)."""
+    if not os.path.exists(path):
+        return set()
+    with open(path, "rb") as handle:
+        return {case["id"] for case in tomllib.load(handle).get("case", [])}
+
+
+def append_case(path, case):
+    """Appends one case durably. A new file starts with the header."""
+    new = not os.path.exists(path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        if new:
+            handle.write(HEADER)
+        handle.write(case_toml(case))
+        handle.flush()
+        os.fsync(handle.fileno())
