@@ -74,17 +74,14 @@ int RunLintCommand(const Args& args) {
     fmt::print(stderr, "gpulint: error: {}\n", error);
     return kExitUsage;
   }
-  if (!linter.Init(&error)) {
-    fmt::print(stderr, "gpulint: error: {}\n", error);
-    return kExitUsage;
-  }
   std::vector<LintedFile> linted(files.size());
   ReportInput input;
   input.rules = &linter.rules();
   input.color = options.format == "text" && options.output_file.empty() && isatty(1) &&
                 !std::getenv("NO_COLOR");
   input.version = GPULINT_VERSION;
-  if (!linter.LintAll(workspace, files, &linted, &error)) {
+  // LintAll waits for the rules only once a file is read (reporters list them even for none).
+  if (!linter.LintAll(workspace, files, &linted, &error) || !linter.Init(&error)) {
     fmt::print(stderr, "gpulint: error: {}\n", error);
     return kExitUsage;
   }

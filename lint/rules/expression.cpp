@@ -370,6 +370,7 @@ ExprType TypeCheck(Expr& expr, const ExprSchema& schema, std::string* error, siz
         auto wildcard = schema.find(expr.text.substr(0, dot) + ".*");
         if (wildcard != schema.end()) return wildcard->second;
       }
+      if (auto any = schema.find("*"); any != schema.end()) return any->second;
       Fail(expr, fmt::format("unknown variable '{}'", expr.text), error, column);
       return ExprType::kAny;
     }

@@ -55,7 +55,8 @@ struct Expr {
 std::unique_ptr<Expr> ParseExpression(const std::string& text, std::string* error,
                                       size_t* column);
 
-/// Variable name -> type. Names ending in ".*" declare a whole namespace of a type.
+/// Variable name -> type. Names ending in ".*" declare a whole namespace of a type; "*" alone
+/// admits every name (no checking).
 using ExprSchema = std::map<std::string, ExprType>;
 
 /// Checks variables and operand types. On error sets `error` ("unknown variable 'x'" or

@@ -9,20 +9,23 @@ namespace gpulint {
 Linter::Linter(LintChoices choices) : choices_(std::move(choices)) {
   loading_ = std::async(std::launch::async, [this] {
     std::string error;
-    rules_.LoadBuiltIn(&error, choices_.with_docs);
+    rules_.LoadBuiltIn(&error, choices_.with_docs, /*type_check=*/false);
     return error;
   });
 }
 
 bool Linter::Init(std::string* error) {
-  if (loading_.valid()) *error = loading_.get();
+  if (loading_.valid()) load_error_ = loading_.get();
+  *error = load_error_;
   return error->empty();
 }
 
 bool Linter::Prepare(Workspace& workspace, const LoadedFile& file, std::string* error) {
-  if (loading_.valid() && !Init(error)) return false;
   const ProjectConfig* config = workspace.ConfigFor(file.path, error);
   if (!config) return false;
+  // A pack joins the built-in rules, so it waits for them; without packs the file is read and
+  // estimated while the rules are still parsing (Lint waits only before checking them).
+  if (!config->rule_packs.empty() && !Init(error)) return false;
   // A project's own packs join the rule set the first time a file under it is linted; rule
   // ids are unique across packs, so the order files come in does not change any finding.
   for (const std::string& pack : config->rule_packs) {
@@ -42,6 +45,7 @@ bool Linter::LintAll(Workspace& workspace, const std::vector<LoadedFile>& files,
   size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
                                     (files.size() + 15) / 16);
   if (threads > 1) {
+    if (!Init(error)) return false;  // before the threads: Init is not thread-safe
     // Lazily read data is read in full before the threads start, so that they only ever read
     // it: every flag map, every GPU (a few milliseconds, small beside many files).
     for (const FrameworkMap& map : workspace.maps().maps()) workspace.maps().Loaded(map);
@@ -67,7 +71,6 @@ bool Linter::LintAll(Workspace& workspace, const std::vector<LoadedFile>& files,
 
 bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
                   std::string* error) {
-  if (loading_.valid() && !Init(error)) return false;
   const ProjectConfig* config = workspace.ConfigFor(file.path, error);
   if (!config) return false;
   if (!config->rule_packs.empty() &&
@@ -75,6 +78,7 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
     return false;
   out->analysis = std::make_unique<FileAnalysis>();
   if (!AnalyzeFile(workspace, file, {}, out->analysis.get(), error)) return false;
+  if (!Init(error)) return false;
   LintSettings& settings = out->settings;
   settings.select = choices_.select.empty() ? config->select : choices_.select;
   settings.ignore = config->ignore;

@@ -40,7 +40,8 @@ class Linter {
   /// time, and the rules parse while the workspace reads the catalog and flag maps.
   explicit Linter(LintChoices choices);
 
-  /// Waits for the built-in rules. False with `error` when one is invalid.
+  /// Waits for the built-in rules (once; later calls repeat the answer). False with `error`
+  /// when one is invalid. Call it from one thread.
   bool Init(std::string* error);
   /// Reads, estimates and checks one file. False with `error` on an invalid configuration,
   /// rule pack or unreadable input.
@@ -59,6 +60,7 @@ class Linter {
   LintChoices choices_;
   RuleSet rules_;
   std::set<std::string> packs_loaded_;
+  std::string load_error_;  // what loading_ answered
   // Declared last: destroyed first, so an early return waits for the thread that fills rules_.
   std::future<std::string> loading_;  // the error, "" when the rules loaded
 };

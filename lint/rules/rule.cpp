@@ -150,7 +150,7 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
   }
   r.at = Strings(table.get("at"));
   for (const std::string& name : r.at)
-    if (!StartsWith(name, "cluster.") && !schema.count(name))
+    if (!StartsWith(name, "cluster.") && !schema.count(name) && !schema.count("*"))
       return fail(fmt::format("'at': unknown setting '{}'", name), table.get("at"));
 
   if (r.scope != "builtin") {

@@ -113,3 +113,21 @@ TEST_CASE("a project pack cannot reuse a built-in id", "[rules][load]") {
   CHECK(rules.Find("ACME001") != nullptr);
   CHECK(rules.Find("tp-too-large") != nullptr);  // by name too
 }
+
+TEST_CASE("lint's unchecked load of the built-in rules gives the same rules as the checked one",
+          "[rules][load]") {
+  RuleSet checked, unchecked;
+  std::string error;
+  REQUIRE(checked.LoadBuiltIn(&error, /*with_docs=*/false, /*type_check=*/true));
+  REQUIRE(unchecked.LoadBuiltIn(&error, /*with_docs=*/false, /*type_check=*/false));
+  REQUIRE(checked.rules().size() == unchecked.rules().size());
+  for (size_t i = 0; i < checked.rules().size(); ++i) {
+    CHECK(checked.rules()[i]->id == unchecked.rules()[i]->id);
+    CHECK(checked.rules()[i]->at == unchecked.rules()[i]->at);
+  }
+  // Only the types go unchecked: a team pack is always checked, and syntax fails either way.
+  CHECK_FALSE(unchecked.AddText(Replace(kValid, "workload.tp > 8", "speed > 8"), "t.toml", &error));
+  CHECK(error.find("'when': unknown variable 'speed'") == 0);
+  CHECK_FALSE(unchecked.AddText(Replace(kValid, "workload.tp > 8", "workload.tp >"), "t.toml",
+                                &error, true, /*type_check=*/false));
+}
