@@ -2,6 +2,7 @@
 // user's gpulint.toml adds.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,9 @@ class Catalog {
   GpuCatalog gpus_;
   mutable std::unique_ptr<ModelResolver> resolver_;  // built on first use, after user entries
   mutable std::mutex resolve_mutex_;                  // files are linted on several threads
+  // Answers already given in this run, by reference and context: the tuner asks again for
+  // every what-if, and a corpus names the same few models over and over.
+  mutable std::map<std::string, ModelResolution> resolved_;
 };
 
 }  // namespace gpulint

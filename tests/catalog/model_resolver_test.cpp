@@ -200,10 +200,16 @@ max_position_embeddings = 16384
   std::string error;
   REQUIRE(gpulint::LoadProjectConfig(path, &config, &error));
   Catalog catalog;
+  // Asked before the project's entries arrive: unknown. The answers a run remembers must not
+  // outlive the entries they were given without.
+  CHECK(catalog.ResolveModel("acme/coder-13b", CatalogOnly()).status == ResolveStatus::kUnknown);
   REQUIRE(catalog.AddUserEntries(config, &error));
   auto result = catalog.ResolveModel("acme/coder-13b", CatalogOnly());
   REQUIRE(result.status == ResolveStatus::kResolved);
   CHECK(result.entry->arch.num_kv_heads == 8);
   CHECK(result.entry->origin.find("gpulint.toml") != std::string::npos);
   CHECK(catalog.ResolveModel("Qwen/Qwen3-8B", CatalogOnly()).status == ResolveStatus::kResolved);
+  // Asked again: the same answer, from memory.
+  auto again = catalog.ResolveModel("acme/coder-13b", CatalogOnly());
+  CHECK(again.entry == result.entry);
 }
