@@ -14,6 +14,7 @@ Needs (for `run` only) torch, transformers, peft and nvidia-ml-py; nothing is do
 """
 import argparse
 import os
+import signal
 import sys
 import time
 
@@ -92,6 +93,7 @@ def main(argv=None):
         print(f"{'total':<28} {len(configs):>4}")
         return 0
     if args.action == "list":
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `list | head` is not an error
         for config in configs:
             print(config.id)
         return 0
