@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <unistd.h>
 
 #include "lint/analysis/file_analysis.h"
 #include "lint/cli/cli.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
+#include "lint/cli/output_file.h"
 #include "lint/report/estimate_report.h"
 
 namespace gpulint {
@@ -117,7 +117,10 @@ int RunEstimateCommand(const Args& args) {
   std::string text;
   for (const FileAnalysis& analysis : analyses) text += FileEstimateText(analysis, color);
   if (!options.output_file.empty()) {
-    std::ofstream(options.output_file) << (rendered.empty() ? text : rendered);
+    if (!WriteOutputFile(options.output_file, rendered.empty() ? text : rendered, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
     fmt::print("{}", text);
   } else {
     fmt::print("{}", rendered.empty() ? text : rendered);

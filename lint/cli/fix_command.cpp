@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "estimator/units.h"
@@ -12,6 +11,7 @@
 #include "lint/cli/cli.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
+#include "lint/cli/output_file.h"
 #include "lint/rules/linter.h"
 #include "tuner/apply.h"
 #include "tuner/edits.h"
@@ -237,10 +237,8 @@ int RunFixCommand(const Args& args) {
                          : options.format == "markdown" ? ToMarkdown(results)
                                                         : diffs;
   if (!options.output_file.empty()) {
-    std::ofstream out(options.output_file, std::ios::binary);
-    out << rendered;
-    if (!out) {
-      fmt::print(stderr, "gpulint: error: cannot write {}\n", options.output_file);
+    if (!WriteOutputFile(options.output_file, rendered, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
       return kExitUsage;
     }
     fmt::print("{}", diffs);  // the terminal gets the diff

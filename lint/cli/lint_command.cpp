@@ -12,6 +12,7 @@
 #include "lint/cli/cli.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
+#include "lint/cli/output_file.h"
 #include "lint/core/fingerprint.h"
 #include "lint/report/reporter.h"
 #include "lint/rules/linter.h"
@@ -119,15 +120,16 @@ int RunLintCommand(const Args& args) {
         baseline["findings"].push_back({{"path", finding.span.path},
                                         {"rule", finding.rule},
                                         {"fingerprint", FindingFingerprint(input, finding)}});
-    std::ofstream(options.write_baseline) << baseline.dump(2) << "\n";
+    if (!WriteOutputFile(options.write_baseline, baseline.dump(2) + "\n", &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
   }
 
   std::string rendered = reporter->render(input);
   if (!options.output_file.empty()) {
-    std::ofstream out(options.output_file, std::ios::binary);
-    out << rendered;
-    if (!out) {
-      fmt::print(stderr, "gpulint: error: cannot write {}\n", options.output_file);
+    if (!WriteOutputFile(options.output_file, rendered, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
       return kExitUsage;
     }
     ReportInput terminal = input;
