@@ -11,26 +11,19 @@
 #include "lint/data/embedded_data.h"
 #include "lint/util/strings.h"
 #include "lint/util/suggest.h"
+#include "lint/util/toml_strings.h"
 
 namespace gpulint {
 namespace {
-
-std::vector<std::string> Strings(const toml::node_view<const toml::node>& node) {
-  std::vector<std::string> out;
-  if (const toml::array* array = node.as_array())
-    for (const toml::node& element : *array)
-      if (auto value = element.value<std::string>()) out.push_back(*value);
-  return out;
-}
 
 // The names a GPU resolves by: its canonical name, aliases and id, normalized.
 void AddNames(const toml::table& t, GpuEntry* entry) {
   entry->spec.name = t["canonical"].value_or(t["name"].value_or(std::string()));
   entry->aliases.push_back(GpuCatalog::Normalize(entry->spec.name));
-  for (const std::string& alias : Strings(t["aliases"]))
+  for (const std::string& alias : TomlStrings(t["aliases"].node()))
     entry->aliases.push_back(GpuCatalog::Normalize(alias));
   if (auto id = t["id"].value<std::string>()) entry->aliases.push_back(GpuCatalog::Normalize(*id));
-  for (const std::string& alias : Strings(t["unsized_alias"]))
+  for (const std::string& alias : TomlStrings(t["unsized_alias"].node()))
     entry->unsized_aliases.push_back(GpuCatalog::Normalize(alias));
 }
 
@@ -51,7 +44,7 @@ bool EntryFromTable(const toml::table& t, const std::string& where, GpuEntry* en
   e.memory_gb = t["per_device_memory_gb"].value_or(t["memory_gb"].value_or(0.0));
   e.confidence = t["confidence"].value_or(std::string("high"));
   e.source = t["source"].value_or(std::string());
-  e.notes = Strings(t["notes"]);
+  e.notes = TomlStrings(t["notes"].node());
   if (auto mib = t["smi_total_mib"].value<double>()) {
     e.spec.total_bytes = est::MibToBytes(*mib);
   } else if (auto bytes = t["reported_total_bytes"].value<double>()) {

@@ -4,17 +4,10 @@
 #include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
+#include "lint/util/toml_strings.h"
 
 namespace gpulint {
 namespace {
-
-std::vector<std::string> Strings(const toml::node_view<const toml::node>& node) {
-  std::vector<std::string> out;
-  if (const toml::array* array = node.as_array())
-    for (const toml::node& element : *array)
-      if (auto value = element.value<std::string>()) out.push_back(*value);
-  return out;
-}
 
 ResolutionRules Load() {
   ResolutionRules rules;
@@ -22,12 +15,12 @@ ResolutionRules Load() {
     if (file.path != "catalog/resolution.toml") continue;
     // The embedded file is checked by the test suite; a parse error here is a build defect.
     const toml::table table = toml::parse(file.content, std::string_view("catalog/resolution.toml"));
-    rules.variant_words = Strings(table["variant_words"]);
-    rules.strip_prefixes = Strings(table["strip_prefixes"]);
+    rules.variant_words = TomlStrings(table["variant_words"].node());
+    rules.strip_prefixes = TomlStrings(table["strip_prefixes"].node());
     if (const toml::array* suffixes = table["quant_suffix"].as_array()) {
       for (const toml::node& node : *suffixes) {
         const toml::table& suffix = *node.as_table();
-        rules.quant_suffixes.push_back({Strings(suffix["words"]),
+        rules.quant_suffixes.push_back({TomlStrings(suffix["words"].node()),
                                         suffix["format"].value_or(std::string()),
                                         suffix["reason"].value_or(std::string())});
       }

@@ -9,24 +9,13 @@
 #include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
+#include "lint/util/toml_strings.h"
 
 namespace gpulint {
 namespace {
 
 std::string Where(const std::string& file, const toml::node& node) {
   return fmt::format("{}:{}:{}", file, node.source().begin.line, node.source().begin.column);
-}
-
-std::vector<std::string> Strings(const toml::node* node) {
-  std::vector<std::string> out;
-  if (!node) return out;
-  if (auto single = node->value<std::string>()) {
-    out.push_back(*single);
-  } else if (const toml::array* array = node->as_array()) {
-    for (const toml::node& element : *array)
-      if (auto value = element.value<std::string>()) out.push_back(*value);
-  }
-  return out;
 }
 
 // A value in TOML as text: "8", "0.9", "true", "bf16".
@@ -63,12 +52,12 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   if (const toml::node* value = table->get("value")) spec->value = AsText(*value);
   if (const toml::table* values = (*table)["values"].as_table())
     for (const auto& [from, to] : *values) spec->values[std::string(from.str())] = AsText(to);
-  spec->workloads = Strings(table->get("workload"));
+  spec->workloads = TomlStrings(table->get("workload"));
   spec->config_map = (*table)["config"].value_or(std::string());
   spec->further_model_role = (*table)["further_model"].value_or(std::string());
   spec->list = (*table)["list"].value_or(false);
   spec->scale = (*table)["scale"].value_or(1.0);
-  *aliases = Strings(table->get("aliases"));
+  *aliases = TomlStrings(table->get("aliases"));
   if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty()) {
     *error = fmt::format("a flag needs `setting`, `config` or `further_model`: {}",
                          Where(where, node));
@@ -132,17 +121,17 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->version = (*header)["version"].value_or(std::string());
   map->source = (*header)["source"].value_or(std::string());
   map->priority = static_cast<int>((*header)["priority"].value_or(int64_t{50}));
-  map->positional = Strings(header->get("positional"));
-  map->program_after = Strings(header->get("program_after"));
-  map->inherits = Strings(header->get("inherits"));
+  map->positional = TomlStrings(header->get("positional"));
+  map->program_after = TomlStrings(header->get("program_after"));
+  map->inherits = TomlStrings(header->get("inherits"));
   if (const toml::array* matches = root["match"].as_array()) {
     for (const toml::node& node : *matches) {
       const toml::table& m = *node.as_table();
       MatchSpec match;
-      match.command = Strings(m.get("command"));
+      match.command = TomlStrings(m.get("command"));
       match.python_module = m["python_module"].value_or(std::string());
       match.python_script = m["python_script"].value_or(std::string());
-      match.requires_flags = Strings(m.get("requires_flag"));
+      match.requires_flags = TomlStrings(m.get("requires_flag"));
       match.python_call = m["python_call"].value_or(std::string());
       map->matches.push_back(std::move(match));
     }
@@ -152,7 +141,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       const toml::table& w = *node.as_table();
       WorkloadSpec workload;
       workload.role = w["role"].value_or(std::string());
-      workload.gpus = Strings(w.get("gpus"));
+      workload.gpus = TomlStrings(w.get("gpus"));
       workload.unless = w["unless"].value_or(std::string());
       workload.primary = w["primary"].value_or(false);
       if (workload.role.empty()) {
@@ -177,7 +166,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       if (const toml::table* table = node.as_table()) {
         if (const toml::node* value = table->get("value")) spec.value = AsText(*value);
         spec.source = (*table)["source"].value_or(std::string());
-        spec.workloads = Strings(table->get("workload"));
+        spec.workloads = TomlStrings(table->get("workload"));
         spec.when = (*table)["when"].value_or(std::string());
         if (const toml::array* variants = (*table)["variants"].as_array()) {
           for (const toml::node& variant_node : *variants) {
@@ -186,7 +175,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
             DefaultVariant variant;
             if (const toml::node* value = v->get("value")) variant.value = AsText(*value);
             variant.gpu_min_gib = (*v)["gpu_min_gib"].value_or(0.0);
-            variant.gpu_not = Strings(v->get("gpu_not"));
+            variant.gpu_not = TomlStrings(v->get("gpu_not"));
             variant.entry = (*v)["entry"].value_or(std::string());
             spec.variants.push_back(std::move(variant));
           }
@@ -199,7 +188,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   }
   if (const toml::table* roles = root["role_words"].as_table())
     for (const auto& [role, words] : *roles)
-      map->role_words[std::string(role.str())] = Strings(&words);
+      map->role_words[std::string(role.str())] = TomlStrings(&words);
   return true;
 }
 

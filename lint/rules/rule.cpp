@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "lint/util/strings.h"
+#include "lint/util/toml_strings.h"
 
 namespace gpulint {
 namespace {
@@ -15,18 +16,6 @@ std::string Where(const std::string& path, const toml::source_region& region, si
                   const std::string& id) {
   return fmt::format("{}:{}:{}{}", path, region.begin.line, region.begin.column + extra_column,
                      id.empty() ? "" : " (rule " + id + ")");
-}
-
-std::vector<std::string> Strings(const toml::node* node) {
-  std::vector<std::string> out;
-  if (!node) return out;
-  if (auto single = node->value<std::string>()) {
-    out.push_back(*single);
-  } else if (const toml::array* array = node->as_array()) {
-    for (const toml::node& element : *array)
-      if (auto value = element.value<std::string>()) out.push_back(*value);
-  }
-  return out;
 }
 
 // "{est.total_gib:.1f} GiB" -> literal and expression parts.
@@ -145,10 +134,10 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
     return fail("'scope' must be workload, file, device, unresolved or builtin",
                 table.get("scope"));
   if (const toml::table* applies = table["applies_to"].as_table()) {
-    r.roles = Strings(applies->get("roles"));
-    r.frameworks = Strings(applies->get("frameworks"));
+    r.roles = TomlStrings(applies->get("roles"));
+    r.frameworks = TomlStrings(applies->get("frameworks"));
   }
-  r.at = Strings(table.get("at"));
+  r.at = TomlStrings(table.get("at"));
   for (const std::string& name : r.at)
     if (!StartsWith(name, "cluster.") && !schema.count(name) && !schema.count("*"))
       return fail(fmt::format("'at': unknown setting '{}'", name), table.get("at"));
