@@ -2,11 +2,45 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
+#include "lint/core/setting_types.h"
 #include "lint/reader/setting_builder.h"
+#include "lint/util/strings.h"
+#include "lint/util/suggest.h"
 
 namespace gpulint {
+namespace {
+
+// A value typed on the command line is checked against rules/settings.toml: a script may say
+// "auto" where a number goes, but `--set micro_batch=abc` is a typo, and estimating without it
+// would answer a question nobody asked.
+bool CheckOverride(const std::string& name, const std::string& value, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = fmt::format("--set {}={}: {}: gpulint --set", name, value, why);
+    return false;
+  };
+  const auto& settings = SettingTypes();
+  auto known = settings.find(name);
+  if (known == settings.end()) {
+    std::vector<std::string> names;
+    for (const auto& [setting, info] : settings) names.push_back(setting);
+    return fail("unknown setting" + DidYouMean(ClosestNames(name, names)));
+  }
+  const SettingInfo& info = known->second;
+  if (info.type == SettingType::kBool && !ParseBoolText(value)) return fail("not true or false");
+  if (info.type != SettingType::kInt && info.type != SettingType::kNumber) return true;
+  double number = 0;
+  if (!ParseNumber(value, &number) || !std::isfinite(number)) return fail("not a number");
+  if (info.type == SettingType::kInt && number != std::floor(number))
+    return fail("not a whole number");
+  if (info.min && number < *info.min) return fail(fmt::format("less than {}", *info.min));
+  if (info.max && number > *info.max) return fail(fmt::format("more than {}", *info.max));
+  return true;
+}
+
+}  // namespace
 
 bool ParseOverrides(const std::vector<std::string>& sets, std::map<std::string, std::string>* out,
                     std::string* error) {
@@ -18,9 +52,21 @@ bool ParseOverrides(const std::vector<std::string>& sets, std::map<std::string, 
     }
     std::string name = set.substr(0, eq);
     if (name == "mem_fraction_static") name = "gpu_memory_utilization";  // SGLang's spelling
-    (*out)[name] = set.substr(eq + 1);
+    std::string value = set.substr(eq + 1);
+    if (!CheckOverride(name, value, error)) return false;
+    (*out)[name] = value;
   }
   return true;
+}
+
+bool CheckGpuOverride(const Workspace& workspace, std::string* error) {
+  const std::string& gpu = workspace.gpu_override();
+  if (gpu.empty()) return true;
+  GpuResolution resolved = workspace.catalog().ResolveGpu(gpu);
+  if (resolved.spec) return true;
+  *error = fmt::format("--gpu {}: {}{}: gpulint --gpu", gpu, resolved.message,
+                       DidYouMean(resolved.suggestions));
+  return false;
 }
 
 void ApplyOverrides(const std::map<std::string, std::string>& overrides, Workload* workload) {
@@ -46,8 +92,8 @@ void Reestimate(Workspace& workspace, FileAnalysis* analysis) {
   analysis->estimates.clear();
   for (const Workload& workload : analysis->read.config.workloads)
     analysis->estimates.push_back(EstimateWorkload(workload, analysis->read.config, context));
-  analysis->gpu = ResolveRunGpu(analysis->read.config, context, &analysis->gpu_declared,
-                                &analysis->gpu_source);
+  analysis->gpu =
+      ResolveRunGpu(analysis->read.config, context, &analysis->gpu_declared, &analysis->gpu_source);
   analysis->devices = ComputeDeviceLoads(analysis->read.config, analysis->estimates);
 }
 
@@ -57,6 +103,7 @@ bool AnalyzeFile(Workspace& workspace, const LoadedFile& file,
   analysis->file = file;
   analysis->config = workspace.ConfigFor(file.path, error);
   if (!analysis->config) return false;
+  if (!CheckGpuOverride(workspace, error)) return false;
   analysis->sources = std::make_unique<SourceMap>();
   analysis->read = workspace.Read(file, analysis->sources.get(), error);
   if (!analysis->read.ok) {

@@ -11,6 +11,7 @@
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
 #include "lint/report/estimate_report.h"
+#include "lint/util/suggest.h"
 
 namespace gpulint {
 namespace {
@@ -85,7 +86,18 @@ int RunEstimateCommand(const Args& args) {
   }
   std::vector<FileAnalysis> analyses;
   if (scriptless) {
+    if (!CheckGpuOverride(workspace, &error)) {
+      fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
     analyses.push_back(ScriptlessAnalysis(workspace, options, overrides));
+    // Without a script the model is the user's own word too: unknown, it is a usage error.
+    const ModelResolution& model = analyses.back().estimates.front().resolution;
+    if (model.status == ResolveStatus::kUnknown) {
+      fmt::print(stderr, "gpulint: error: --model {}: {}{}: gpulint --model\n", options.model,
+                 model.message, DidYouMean(model.suggestions));
+      return kExitUsage;
+    }
   } else {
     std::vector<LoadedFile> files;
     if (!workspace.LoadInputs(&files, &error)) {

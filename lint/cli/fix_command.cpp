@@ -2,8 +2,10 @@
 // change that makes an out-of-memory script fit (--fit), or, with neither, applies the safe
 // fixes of lint findings. Prints a unified diff (default) or rewrites the files (--write).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "estimator/units.h"
@@ -154,6 +156,7 @@ int RunFixCommand(const Args& args) {
 
   std::vector<std::unique_ptr<FileAnalysis>> analyses;
   std::vector<FileResult> results;
+  std::set<std::string> roles_seen;  // for --workload: a role no file has is a typo
   for (size_t f = 0; f < files.size(); ++f) {
     const LoadedFile& file = files[f];
     FileResult result;
@@ -184,6 +187,7 @@ int RunFixCommand(const Args& args) {
       tuner.workload_role = options.workload;
       for (size_t w = 0; w < analysis->read.config.workloads.size(); ++w) {
         const Workload& workload = analysis->read.config.workloads[w];
+        roles_seen.insert(workload.role);
         if (!options.workload.empty() && workload.role != options.workload) continue;
         if (workload.shares_process_gpus) continue;  // a further model: its host is tuned
         Proposal p = options.fit                      ? Fit(*analysis, workspace.maps(), w, tuner)
@@ -215,6 +219,14 @@ int RunFixCommand(const Args& args) {
     results.push_back(std::move(result));
   }
 
+  if (tune && !options.workload.empty() && !roles_seen.count(options.workload)) {
+    fmt::print(stderr,
+               "gpulint: error: --workload {}: no workload has that role (roles here: {}): "
+               "gpulint fix\n",
+               options.workload,
+               roles_seen.empty() ? "none" : fmt::format("{}", fmt::join(roles_seen, ", ")));
+    return kExitUsage;
+  }
   bool changed = false;
   std::string diffs;
   nlohmann::ordered_json json_files = nlohmann::ordered_json::array();

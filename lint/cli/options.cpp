@@ -11,6 +11,18 @@
 namespace gpulint {
 namespace {
 
+// CLI::Range lets NaN through (every comparison with it is false).
+CLI::Validator HeadroomRange() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !(value >= 0.0 && value <= 0.9))
+          return "Value " + text + " not in range 0 to 0.9";
+        return "";
+      },
+      "FLOAT in [0 - 0.9]");
+}
+
 // A list option takes one value per use (`--set a=1 --set b=2`), so that it never swallows the
 // paths after it (`--select GL1 run.sh` selects GL1 and lints run.sh).
 CLI::Option* Repeatable(CLI::Option* option) {
@@ -76,7 +88,7 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
   app.add_option("--baseline", o.baseline, "Report only findings not recorded in this file");
   app.add_option("--write-baseline", o.write_baseline, "Record current findings in this file");
   app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
-      ->check(CLI::Range(0.0, 0.9));
+      ->check(HeadroomRange());
   return Run(app, args, std::move(o));
 }
 
@@ -107,7 +119,7 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   app.add_flag("--unsafe-fixes", o.unsafe_fixes,
                "Without --maximize/--fit: also apply fixes that change how the job runs");
   app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
-      ->check(CLI::Range(0.0, 0.9));
+      ->check(HeadroomRange());
   Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))
       ->delimiter(',');
   app.add_flag("--pow2", o.pow2, "Only propose powers of two");

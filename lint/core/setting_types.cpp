@@ -34,6 +34,8 @@ const std::map<std::string, SettingInfo>& SettingTypes() {
                                        : SettingType::kString;
         if (const toml::table* t = node.as_table()) {
           info.doc = (*t)["doc"].value_or(std::string());
+          info.min = (*t)["min"].value<double>();
+          info.max = (*t)["max"].value<double>();
           if (const toml::array* related = (*t)["related"].as_array())
             for (const toml::node& r : *related)
               if (auto text = r.value<std::string>()) info.related.push_back(*text);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct SettingInfo {
   SettingType type = SettingType::kString;
   std::string doc;
   std::vector<std::string> related;  ///< settings written next to it (where the tuner inserts it)
+  std::optional<double> min, max;    ///< the values that make sense (checked for --set)
 };
 
 /// Every known setting, from the embedded rules/settings.toml (parsed once).

@@ -11,6 +11,7 @@
 #include "lint/catalog/model_resolver.h"
 #include "lint/core/setting_types.h"
 #include "lint/util/strings.h"
+#include "lint/util/suggest.h"
 
 namespace gpulint {
 namespace {
@@ -200,8 +201,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "skipped")
         return e.skipped.empty() ? ExprValue::Missing() : ExprValue::String(e.skipped);
       if (field == "suggestions") {
-        if (e.resolution.suggestions.empty()) return ExprValue::String("");
-        return ExprValue::String(" (did you mean " + Join(e.resolution.suggestions, ", ") + "?)");
+        return ExprValue::String(DidYouMean(e.resolution.suggestions));
       }
       return ExprValue::Missing();
     }

@@ -57,4 +57,11 @@ std::vector<std::string> ClosestNames(std::string_view name,
   return result;
 }
 
+std::string DidYouMean(const std::vector<std::string>& suggestions) {
+  if (suggestions.empty()) return "";
+  std::string out = " (did you mean ";
+  for (size_t i = 0; i < suggestions.size(); ++i) out += (i ? ", " : "") + suggestions[i];
+  return out + "?)";
+}
+
 }  // namespace gpulint

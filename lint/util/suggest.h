@@ -17,4 +17,7 @@ std::vector<std::string> ClosestNames(std::string_view name,
                                       const std::vector<std::string>& candidates,
                                       size_t max_results = 3);
 
+/// " (did you mean a, b?)" to append to an error, or "" when there is nothing to suggest.
+std::string DidYouMean(const std::vector<std::string>& suggestions);
+
 }  // namespace gpulint

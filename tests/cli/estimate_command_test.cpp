@@ -66,3 +66,25 @@ TEST_CASE("script-less estimate needs --role, --model and --gpu", "[cli][estimat
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("give --role, --model and --gpu") != std::string::npos);
 }
+
+TEST_CASE("a mistyped --model, --gpu or --set is a usage error, with what was meant",
+          "[cli][estimate]") {
+  auto model = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8X", "--gpu",
+                           "H100-80GB"});
+  CHECK(model.exit_code == 2);
+  CHECK(model.err.find("gpulint: error: --model Qwen/Qwen3-8X: unknown model 'Qwen/Qwen3-8X' "
+                       "(did you mean Qwen/Qwen3-8B") == 0);
+  auto gpu = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8B", "--gpu",
+                         "H100-80B"});
+  CHECK(gpu.exit_code == 2);
+  CHECK(gpu.err.find("gpulint: error: --gpu H100-80B: unknown GPU 'H100-80B' (did you mean "
+                     "H100-80GB") == 0);
+  auto set = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8B", "--gpu",
+                         "H100-80GB", "--set", "micro_batch=abc"});
+  CHECK(set.exit_code == 2);
+  CHECK(set.err.find("gpulint: error: --set micro_batch=abc: not a number") == 0);
+  auto script = RunGpulint({"estimate", SourcePath("fixtures/rules/GL103/bad.sh"), "--isolated",
+                            "--gpu", "NoSuchGPU"});
+  CHECK(script.exit_code == 2);
+  CHECK(script.err.find("gpulint: error: --gpu NoSuchGPU: unknown GPU") == 0);
+}

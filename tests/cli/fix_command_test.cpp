@@ -122,3 +122,14 @@ TEST_CASE("fix --unsafe-fixes applies fixes that change how the job runs", "[cli
   CHECK(unsafe.exit_code == 1);
   CHECK(ReadWholeFile(path) == ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.fixed.sh")));
 }
+
+TEST_CASE("a --workload naming a role no script has is a usage error", "[cli][fix]") {
+  TempDir dir;
+  std::string path = dir.Write("train.sh", kSmallBatch);
+  auto result = RunGpulint({"fix", "--isolated", "--maximize", "batch", "--workload", "serv", path});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("gpulint: error: --workload serv: no workload has that role (roles here: "
+                        "train)") != std::string::npos);
+  CHECK(RunGpulint({"fix", "--isolated", "--maximize", "batch", "--workload", "train", path})
+            .exit_code == 1);
+}

@@ -20,3 +20,9 @@ TEST_CASE("ClosestNames ranks containment first and drops far names", "[util]") 
   CHECK(ClosestNames("estimat", names) == std::vector<std::string>{"estimate"});
   CHECK(ClosestNames("zzzzzz", names).empty());
 }
+
+TEST_CASE("DidYouMean lists the suggestions, or adds nothing", "[util]") {
+  CHECK(gpulint::DidYouMean({}) == "");
+  CHECK(gpulint::DidYouMean({"H100-80GB"}) == " (did you mean H100-80GB?)");
+  CHECK(gpulint::DidYouMean({"a", "b"}) == " (did you mean a, b?)");
+}
