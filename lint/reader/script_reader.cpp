@@ -210,12 +210,12 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.
-  std::vector<std::set<int>> concurrent(program.commands.size());
+  // A command overlaps the earlier jobs still running (concurrent_with, ascending) and, if it is
+  // a job itself, the later commands that start while it runs (`started_while`, ascending).
+  std::vector<std::vector<int>> started_while(program.commands.size());
   for (size_t i = 0; i < program.commands.size(); ++i)
-    for (int other : program.commands[i].concurrent_with) {
-      concurrent[i].insert(other);
-      concurrent[static_cast<size_t>(other)].insert(static_cast<int>(i));
-    }
+    for (int other : program.commands[i].concurrent_with)
+      started_while[static_cast<size_t>(other)].push_back(static_cast<int>(i));
 
   for (size_t index = 0; index < program.commands.size(); ++index) {
     const CommandRecord& record = program.commands[index];
@@ -258,7 +258,10 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       workload.process = static_cast<int>(index);
       workload.background = record.background;
       workload.branch = record.branch;
-      workload.concurrent_processes.assign(concurrent[index].begin(), concurrent[index].end());
+      workload.concurrent_processes = record.concurrent_with;
+      workload.concurrent_processes.insert(workload.concurrent_processes.end(),
+                                           started_while[index].begin(),
+                                           started_while[index].end());
       if (workload.shares_process_gpus) {
         workload.gpus = read.workloads[0].gpus;
         workload.devices = read.workloads[0].devices;

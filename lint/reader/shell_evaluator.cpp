@@ -19,6 +19,9 @@ namespace {
 constexpr size_t kMaxLoopItems = 64;
 constexpr int kMaxCallDepth = 16;
 constexpr int kMaxEvaluatedCommands = 20000;
+// Every command records the background jobs still running when it starts; past this many live
+// jobs that record would grow with the square of the script. No node runs this many GPU jobs.
+constexpr size_t kMaxTrackedBackground = 256;
 // A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
 constexpr size_t kMaxValueBytes = 1 << 20;
 constexpr size_t kMaxValuePieces = 4096;
@@ -763,7 +766,16 @@ class Evaluator {
     record.cwd_known = cwd_known_;
     int index = static_cast<int>(out_.commands.size());
     out_.commands.push_back(std::move(record));
-    if (context.background) live_background_.push_back(index);
+    if (context.background) {
+      if (live_background_.size() < kMaxTrackedBackground) {
+        live_background_.push_back(index);
+      } else if (!background_capped_) {
+        background_capped_ = true;
+        Note(file, node.offset,
+             "more than 256 background jobs run at once; later ones are not counted as sharing "
+             "GPUs with the commands after them");
+      }
+    }
     return Flow::kNormal;
   }
 
@@ -947,6 +959,7 @@ class Evaluator {
   int call_depth_ = 0;
   int loop_depth_ = 0;
   int evaluated_commands_ = 0;
+  bool background_capped_ = false;
 };
 
 }  // namespace

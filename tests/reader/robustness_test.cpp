@@ -112,3 +112,25 @@ TEST_CASE("a command with several further models keeps each (found by the fuzzer
     CHECK(read.config.workloads[i].Find("micro_batch")->value.number == 4);
   }
 }
+
+TEST_CASE("background jobs overlap what follows, and their record stays linear",
+          "[reader][robust]") {
+  SourceMap sources;
+  // Two jobs, a wait, then one more: the first two overlap each other, not the third.
+  auto small = ReadText("vllm serve a &\nvllm serve b &\nwait\nvllm serve c\n", &sources);
+  REQUIRE(small.config.workloads.size() == 3);
+  CHECK(small.config.workloads[0].concurrent_processes == std::vector<int>{1});
+  CHECK(small.config.workloads[1].concurrent_processes == std::vector<int>{0});
+  CHECK(small.config.workloads[2].concurrent_processes.empty());
+  // 300 jobs at once (tests/fuzz/regressions/many-background-jobs.sh made loops of them): each
+  // command used to copy every live job, quadratic in the script. Past 256 live jobs the later
+  // ones are not tracked, and the reader says so.
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "vllm serve m &\n";
+  SourceMap many_sources;
+  auto many = ReadText(text, &many_sources);
+  REQUIRE(many.config.workloads.size() == 300);
+  CHECK(HasNote(many.config, "more than 256 background jobs"));
+  CHECK(many.config.workloads[0].concurrent_processes.size() == 299);
+  CHECK(many.config.workloads[299].concurrent_processes.size() == 256);
+}
