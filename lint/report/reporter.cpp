@@ -1,6 +1,7 @@
 #include "lint/report/reporter.h"
 
 #include <map>
+#include <unordered_map>
 
 #include "lint/core/fingerprint.h"
 
@@ -50,23 +51,32 @@ std::string XmlEscape(const std::string& text) {
   return out;
 }
 
+struct ReportInput::SourceIndex {
+  std::unordered_map<std::string, const std::string*> text_by_path;
+};
+
 std::string ReportInput::LineText(const std::string& path, int line) const {
-  for (const ReportFile& file : files) {
-    if (!file.analysis || !file.analysis->sources) continue;
-    const SourceMap& sources = *file.analysis->sources;
-    int index = sources.Find(path);
-    if (index < 0) continue;
-    const std::string& text = sources.text(index);
-    size_t start = 0;
-    for (int l = 1; l < line; ++l) {
-      start = text.find('\n', start);
-      if (start == std::string::npos) return "";
-      ++start;
+  if (!source_index_) {
+    auto index = std::make_shared<SourceIndex>();
+    for (const ReportFile& file : files) {
+      if (!file.analysis || !file.analysis->sources) continue;
+      const SourceMap& sources = *file.analysis->sources;
+      for (int i = 0; i < sources.size(); ++i)  // the first file that read a path answers
+        index->text_by_path.emplace(sources.path(i), &sources.text(i));
     }
-    size_t end = text.find('\n', start);
-    return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    source_index_ = std::move(index);
   }
-  return "";
+  auto found = source_index_->text_by_path.find(path);
+  if (found == source_index_->text_by_path.end()) return "";
+  const std::string& text = *found->second;
+  size_t start = 0;
+  for (int l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) return "";
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
 int ReportInput::Count(Severity severity) const {

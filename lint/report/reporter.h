@@ -2,6 +2,7 @@
 // already sorted. Formats are chosen from a table by name (--format).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct ReportInput {
   /// sourced scripts and config files, so this looks across every file's SourceMap.
   std::string LineText(const std::string& path, int line) const;
   int Count(Severity severity) const;
+
+ private:
+  // Path -> text, built on the first LineText: a report of many files asks for a line per
+  // finding, and searching every file's SourceMap each time made text output quadratic.
+  struct SourceIndex;
+  mutable std::shared_ptr<const SourceIndex> source_index_;
 };
 
 /// Fingerprints of every finding in report order: the rule, the finding's line with whitespace

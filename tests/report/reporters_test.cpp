@@ -94,3 +94,23 @@ TEST_CASE("SARIF columns count code points, reviewdog columns count bytes", "[re
   CHECK(rd["location"]["range"]["start"]["column"] == 48);
   CHECK(rd["location"]["range"]["end"]["column"] == 53);
 }
+
+TEST_CASE("text output quotes each finding's line from the file it points into", "[report]") {
+  TempDir dir;
+  dir.Write("gpulint.toml", "gpu = \"H100-80GB\"\nselect = [\"GL302\"]\n");
+  dir.Write("a.sh", "#!/bin/bash\nvllm serve Qwen/Qwen3-8B --max-model-len 999999\n");
+  dir.Write("b.sh", "#!/bin/bash\n# two\nvllm serve Qwen/Qwen3-8B   --max-model-len 888888\n");
+  // The value of c.sh comes from the file it sources: the finding quotes that file's line 1.
+  dir.Write("env.sh", "LEN=777777\n");
+  dir.Write("c.sh", "#!/bin/bash\nsource ./env.sh\nvllm serve Qwen/Qwen3-8B --max-model-len $LEN\n");
+  auto r = RunGpulint({"lint", "--exit-zero", "a.sh", "b.sh", "c.sh"}, "", dir.path());
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("a.sh:2:42: error[GL302") != std::string::npos);
+  CHECK(r.out.find("\n  vllm serve Qwen/Qwen3-8B --max-model-len 999999\n"
+                   "                                           ^^^^^^\n") != std::string::npos);
+  CHECK(r.out.find("b.sh:3:44: error[GL302") != std::string::npos);
+  CHECK(r.out.find("\n  vllm serve Qwen/Qwen3-8B   --max-model-len 888888\n"
+                   "                                             ^^^^^^\n") != std::string::npos);
+  CHECK(r.out.find("env.sh:1:5: error[GL302") != std::string::npos);
+  CHECK(r.out.find("\n  LEN=777777\n      ^^^^^^\n") != std::string::npos);
+}
