@@ -46,9 +46,10 @@ std::optional<double> WhatIf::TotalBytes(
 
 std::optional<est::Breakdown> WhatIf::Estimate(
     const std::map<std::string, std::string>& values) const {
-  Workload copy = workload();
   std::map<std::string, std::string> all = base_;
   for (const auto& [name, text] : values) all[name] = text;
+  if (auto known = estimates_.find(all); known != estimates_.end()) return known->second;
+  Workload copy = workload();
   for (const auto& [name, text] : all) {
     Setting& setting = copy.settings[name];
     setting.name = name;
@@ -57,8 +58,9 @@ std::optional<est::Breakdown> WhatIf::Estimate(
     if (name == "grad_ckpt") copy.settings.erase("recompute");  // one checkpointing switch
   }
   WorkloadEstimate estimate = EstimateWorkload(copy, analysis_.read.config, analysis_.context);
-  if (!estimate.breakdown || !estimate.unknown_inputs.empty()) return std::nullopt;
-  return estimate.breakdown;
+  std::optional<est::Breakdown>& result = estimates_[std::move(all)];
+  if (estimate.breakdown && estimate.unknown_inputs.empty()) result = std::move(estimate.breakdown);
+  return result;
 }
 
 std::string WhatIf::Outcome(const std::map<std::string, std::string>& values) const {

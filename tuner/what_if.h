@@ -41,6 +41,9 @@ class WhatIf {
   size_t index_;
   std::map<std::string, std::string> base_;
   double limit_bytes_ = 0;
+  // The searches ask for the same values more than once (grow, then bisect, then describe the
+  // winner); one estimate per distinct set of values. A WhatIf lives on one thread.
+  mutable std::map<std::map<std::string, std::string>, std::optional<est::Breakdown>> estimates_;
 };
 
 }  // namespace gpulint
