@@ -103,14 +103,20 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
   }
   // An explicit walk with a stack: no recursion over the user's folder depth.
   const std::string root = fs::path(path).generic_string();
-  std::vector<std::pair<fs::path, std::vector<std::string>>> stack = {
-      {fs::path(path), ReadGitignore(path)}};
+  // Each folder carries the .gitignore patterns of the folders above it.
+  std::vector<std::pair<fs::path, std::vector<std::string>>> stack = {{fs::path(path), {}}};
   std::vector<std::string> found;
   while (!stack.empty()) {
     auto [dir, ignores] = stack.back();
     stack.pop_back();
     std::vector<fs::directory_entry> entries;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry);
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      // Read only where one is listed: trying to open one in every folder was a failed
+      // system call per folder.
+      if (entry.path().filename() == ".gitignore")
+        for (std::string& pattern : ReadGitignore(dir)) ignores.push_back(std::move(pattern));
+      entries.push_back(entry);
+    }
     for (const auto& entry : entries) {
       std::string name = entry.path().filename().string();
       // Below the root by construction: cut the prefix (fs::relative would resolve symlinks,
@@ -123,9 +129,7 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
       std::string display = (fs::path(path) / relative).generic_string();
       if (MatchesAnyGlob(display, exclude)) continue;
       if (is_dir) {
-        std::vector<std::string> nested = ignores;
-        for (std::string& pattern : ReadGitignore(entry.path())) nested.push_back(pattern);
-        stack.emplace_back(entry.path(), nested);
+        stack.emplace_back(entry.path(), ignores);
       } else if (entry.is_regular_file(ec) &&
                  (IsScript(entry.path()) || MatchesAnyGlob(display, include))) {
         found.push_back(display);
