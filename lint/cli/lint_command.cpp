@@ -62,6 +62,7 @@ int RunLintCommand(const Args& args) {
   choices.headroom = options.headroom;
   choices.no_inline_suppress = options.no_inline_suppress;
   choices.with_docs = reporter->needs_docs;
+  choices.keep_analysis = reporter->needs_analysis;
   choices.fixes = [](Workspace& workspace, const LintSettings& settings) {
     TunerOptions tuner;
     tuner.headroom = settings.headroom;
@@ -71,7 +72,7 @@ int RunLintCommand(const Args& args) {
   Workspace workspace(options);
   std::string error;
   std::vector<LoadedFile> files;
-  if (!workspace.Init(&error) || !workspace.LoadInputs(&files, &error)) {
+  if (!workspace.Init(&error) || !workspace.ListInputs(&files, &error)) {
     fmt::print(stderr, "gpulint: error: {}\n", error);
     return kExitUsage;
   }
@@ -89,8 +90,9 @@ int RunLintCommand(const Args& args) {
   for (size_t i = 0; i < files.size(); ++i) {
     ReportFile report;
     report.path = files[i].path;
-    report.findings = linted[i].findings;
+    report.findings = std::move(linted[i].findings);
     report.analysis = linted[i].analysis.get();
+    report.sources = report.analysis ? report.analysis->sources.get() : linted[i].sources.get();
     input.files.push_back(std::move(report));
   }
   for (const std::string& warning : workspace.warnings())

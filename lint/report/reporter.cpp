@@ -59,8 +59,8 @@ std::string ReportInput::LineText(const std::string& path, int line) const {
   if (!source_index_) {
     auto index = std::make_shared<SourceIndex>();
     for (const ReportFile& file : files) {
-      if (!file.analysis || !file.analysis->sources) continue;
-      const SourceMap& sources = *file.analysis->sources;
+      if (!file.sources) continue;
+      const SourceMap& sources = *file.sources;
       for (int i = 0; i < sources.size(); ++i)  // the first file that read a path answers
         index->text_by_path.emplace(sources.path(i), &sources.text(i));
     }
@@ -97,7 +97,8 @@ const std::vector<ReporterEntry>& Reporters() {
       {"rdjson", RenderRdjson, "reviewdog diagnostic format"},
       {"rdjsonl", RenderRdjsonLines, "reviewdog diagnostics, one per line"},
       {"gitlab", RenderGitlab, "GitLab Code Quality report"},
-      {"markdown", RenderMarkdown, "a pull-request comment: verdicts, findings, breakdowns"},
+      {"markdown", RenderMarkdown, "a pull-request comment: verdicts, findings, breakdowns",
+       false, true},
       {"checkstyle", RenderCheckstyle, "Checkstyle XML"},
       {"junit", RenderJunit, "JUnit XML"},
   };

@@ -15,7 +15,10 @@ namespace gpulint {
 struct ReportFile {
   std::string path;
   std::vector<Finding> findings;
-  const FileAnalysis* analysis = nullptr;  ///< null for a file that could not be read
+  const SourceMap* sources = nullptr;      ///< the files its reading touched; null if unread
+  /// The whole analysis, for formats that show estimates (ReporterEntry::needs_analysis);
+  /// null otherwise or for a file that could not be read.
+  const FileAnalysis* analysis = nullptr;
 };
 
 struct ReportInput {
@@ -49,6 +52,9 @@ struct ReporterEntry {
   RenderFunction render;
   const char* description;
   bool needs_docs = false;  ///< shows the rules' documentation (the rules load with it)
+  /// Shows estimates, not only findings: the analyses are kept until it renders. Otherwise
+  /// each file keeps only its sources (a large tree's analyses run to gigabytes).
+  bool needs_analysis = false;
 };
 
 /// Every format, in the order `--help` lists them.

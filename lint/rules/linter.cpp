@@ -76,8 +76,10 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
   if (!config->rule_packs.empty() &&
       !packs_loaded_.count(config->rule_packs.front()) && !Prepare(workspace, file, error))
     return false;
+  LoadedFile loaded = file;  // a listed file is read here, on the lint thread
+  if (!ReadInput(&loaded, error)) return false;
   out->analysis = std::make_unique<FileAnalysis>();
-  if (!AnalyzeFile(workspace, file, {}, out->analysis.get(), error)) return false;
+  if (!AnalyzeFile(workspace, loaded, {}, out->analysis.get(), error)) return false;
   if (!Init(error)) return false;
   LintSettings& settings = out->settings;
   settings.select = choices_.select.empty() ? config->select : choices_.select;
@@ -88,6 +90,10 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
   settings.inline_suppress = !choices_.no_inline_suppress;
   FixProvider fixes = choices_.fixes ? choices_.fixes(workspace, settings) : nullptr;
   out->findings = LintFile(*out->analysis, rules_, settings, fixes);
+  if (!choices_.keep_analysis) {
+    out->sources = std::move(out->analysis->sources);
+    out->analysis.reset();
+  }
   return true;
 }
 

@@ -24,12 +24,15 @@ struct LintChoices {
   std::optional<double> headroom;
   bool no_inline_suppress = false;
   bool with_docs = false;                  ///< load the rules' documentation (SARIF shows it)
+  /// Keep each file's whole analysis; false keeps only its sources, freed as the threads go.
+  bool keep_analysis = true;
   /// Builds the fix provider for a file's settings (the tuner's; null: no tuned fixes).
   std::function<FixProvider(Workspace& workspace, const LintSettings& settings)> fixes;
 };
 
 struct LintedFile {
-  std::unique_ptr<FileAnalysis> analysis;
+  std::unique_ptr<FileAnalysis> analysis;   ///< null unless LintChoices::keep_analysis
+  std::unique_ptr<SourceMap> sources;       ///< the analysis' sources when it is not kept
   LintSettings settings;
   std::vector<Finding> findings;
 };

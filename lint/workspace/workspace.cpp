@@ -83,7 +83,25 @@ std::string Workspace::DefaultGpu(const std::string& path, std::string* error) {
   return config && config->gpu ? *config->gpu : "";
 }
 
+bool ReadInput(LoadedFile* file, std::string* error) {
+  if (file->read) return true;
+  if (!FileSystemReader()(file->path, &file->text)) {
+    *error = fmt::format("cannot read file: {}", file->path);
+    return false;
+  }
+  file->read = true;
+  return true;
+}
+
 bool Workspace::LoadInputs(std::vector<LoadedFile>* files, std::string* error) {
+  size_t first = files->size();
+  if (!ListInputs(files, error)) return false;
+  for (size_t i = first; i < files->size(); ++i)
+    if (!ReadInput(&(*files)[i], error)) return false;
+  return true;
+}
+
+bool Workspace::ListInputs(std::vector<LoadedFile>* files, std::string* error) {
   if (options_.paths.empty()) {
     *error = "no input: give files or folders, or '-' for stdin";
     return false;
@@ -108,14 +126,7 @@ bool Workspace::LoadInputs(std::vector<LoadedFile>* files, std::string* error) {
       return false;
     }
     if (!CollectFiles(path, exclude, include, &found, error)) return false;
-    for (const std::string& name : found) {
-      std::string text;
-      if (!FileSystemReader()(name, &text)) {
-        *error = fmt::format("cannot read file: {}", name);
-        return false;
-      }
-      files->push_back({name, std::move(text), false});
-    }
+    for (const std::string& name : found) files->push_back({name, "", false, false});
   }
   return true;
 }

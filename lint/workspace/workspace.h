@@ -21,7 +21,11 @@ struct LoadedFile {
   std::string path;  ///< as the user gave it (or found by walking a folder)
   std::string text;
   bool from_stdin = false;
+  bool read = true;  ///< false: only listed (Workspace::ListInputs); ReadInput fills `text`
 };
+
+/// Reads a listed file's text (a no-op for one already read). False with "cannot read file: P".
+bool ReadInput(LoadedFile* file, std::string* error);
 
 class Workspace {
  public:
@@ -34,6 +38,9 @@ class Workspace {
   bool Init(std::string* error);
   /// Expands the paths into files and reads them; stdin for "-". False for unreadable input.
   bool LoadInputs(std::vector<LoadedFile>* files, std::string* error);
+  /// Expands the paths into files without reading them (stdin is read): the lint threads read
+  /// them with ReadInput, so that a large tree is not read on one thread first.
+  bool ListInputs(std::vector<LoadedFile>* files, std::string* error);
   /// The configuration that applies to `path`: --config, else the closest gpulint.toml.
   /// Returns nullptr on an invalid configuration (error set).
   const ProjectConfig* ConfigFor(const std::string& path, std::string* error);

@@ -1,5 +1,6 @@
 // `gpulint lint` end to end: exit codes, output formats, project configuration, baselines.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -202,6 +203,41 @@ TEST_CASE("stdin is linted under --stdin-filename; folders are walked", "[cli][l
   CHECK(walked.out.find("in 2 files.") != std::string::npos);
   CHECK(walked.out.find("notes.txt") == std::string::npos);
   CHECK(walked.out.find("two.sh:3:") != std::string::npos);
+}
+
+TEST_CASE("a folder walk skips what .gitignore files list, at their level and below",
+          "[cli][lint]") {
+  TempDir dir;
+  dir.Write("repo/.gitignore", "# build output\nbuild/\n*.tmp.sh\n");
+  dir.Write("repo/run.sh", kTwoErrors);
+  dir.Write("repo/scratch.tmp.sh", kTwoErrors);       // *.tmp.sh at the root
+  dir.Write("repo/build/gen.sh", kTwoErrors);         // build/ is a folder pattern
+  dir.Write("repo/jobs/build", kTwoErrors);           // a file named build is not a folder
+  dir.Write("repo/jobs/deep/x.tmp.sh", kTwoErrors);   // root patterns apply below
+  dir.Write("repo/jobs/.gitignore", "local.sh\n");
+  dir.Write("repo/jobs/local.sh", kTwoErrors);        // the nested file's own pattern
+  dir.Write("repo/jobs/keep.sh", kTwoErrors);
+  dir.Write("repo/other/local.sh", kTwoErrors);       // a sibling does not inherit it
+  auto walked = RunGpulint({"lint", "--isolated", "--format", "concise", "repo"}, "", dir.path());
+  CHECK(walked.out.find("repo/run.sh:") != std::string::npos);
+  CHECK(walked.out.find("repo/jobs/keep.sh:") != std::string::npos);
+  CHECK(walked.out.find("repo/other/local.sh:") != std::string::npos);
+  CHECK(walked.out.find("tmp.sh") == std::string::npos);
+  CHECK(walked.out.find("build") == std::string::npos);  // no shebang: repo/jobs/build is not a script
+  CHECK(walked.out.find("repo/jobs/local.sh") == std::string::npos);
+  CHECK(walked.out.find("in 3 files.") != std::string::npos);
+}
+
+TEST_CASE("a named file that cannot be read is an input error, after the others are listed",
+          "[cli][lint]") {
+  // Files are read on the lint threads, not while they are listed: the error must survive it.
+  TempDir dir;
+  dir.Write("jobs/ok.sh", kTwoErrors);
+  REQUIRE(mkfifo((dir.path() + "/jobs/pipe.sh").c_str(), 0600) == 0);  // reading it would block
+  auto result = RunGpulint({"lint", "--isolated", "jobs/ok.sh", "jobs/pipe.sh"}, "", dir.path());
+  CHECK(result.exit_code == 2);
+  CHECK(result.err == "gpulint: error: cannot read file: jobs/pipe.sh\n");
+  CHECK(result.out.empty());
 }
 
 TEST_CASE("include in gpulint.toml adds Python launchers to a folder walk; exclude drops files",
