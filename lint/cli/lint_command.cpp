@@ -70,6 +70,7 @@ int RunLintCommand(const Args& args) {
   };
   Linter linter(choices);  // starts parsing the rules while the workspace loads
   Workspace workspace(options);
+  workspace.CacheReferencedFiles();  // lint writes nothing
   std::string error;
   std::vector<LoadedFile> files;
   if (!workspace.Init(&error) || !workspace.ListInputs(&files, &error)) {

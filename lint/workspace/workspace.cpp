@@ -131,13 +131,23 @@ bool Workspace::ListInputs(std::vector<LoadedFile>* files, std::string* error) {
   return true;
 }
 
+void Workspace::CacheReferencedFiles() {
+  referenced_files_ = std::make_unique<FileCache>(FileSystemReader());
+}
+
 ReadResult Workspace::Read(const LoadedFile& file, SourceMap* sources, std::string* error) {
   const ProjectConfig* config = ConfigFor(file.path, error);
   ReadOptions read_options;
   if (config) read_options.env = config->env;
   for (const auto& [name, value] : env_) read_options.env[name] = value;
   // stdin without a real file name has no folder to read sourced files from.
-  if (!file.from_stdin || !options_.stdin_filename.empty()) read_options.read_file = FileSystemReader();
+  if (!file.from_stdin || !options_.stdin_filename.empty()) {
+    read_options.read_file = FileSystemReader();
+    if (FileCache* cache = referenced_files_.get())
+      read_options.read_file = [cache](const std::string& path, std::string* text) {
+        return cache->Read(path, text);
+      };
+  }
   read_options.gpu_override = options_.gpu;
   if (config && config->gpu) read_options.gpu_default = *config->gpu;
   read_options.gpu_facts = [this](const std::string& name) -> std::optional<GpuFacts> {

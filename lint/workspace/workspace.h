@@ -14,6 +14,7 @@
 #include "lint/config/project_config.h"
 #include "lint/reader/framework_map.h"
 #include "lint/reader/script_reader.h"
+#include "lint/workspace/file_cache.h"
 
 namespace gpulint {
 
@@ -46,6 +47,9 @@ class Workspace {
   const ProjectConfig* ConfigFor(const std::string& path, std::string* error);
   /// Reads a file into a run configuration.
   ReadResult Read(const LoadedFile& file, SourceMap* sources, std::string* error);
+  /// From now on, the files scripts refer to are read once per run (see FileCache). For
+  /// commands that write nothing; `fix` re-reads what it changes.
+  void CacheReferencedFiles();
 
   const Catalog& catalog() const { return catalog_; }
   /// --gpu, which beats every declaration ("" when not given).
@@ -72,6 +76,7 @@ class Workspace {
   std::vector<std::string> warnings_;
   ProjectConfig empty_config_;
   std::map<std::string, std::string> env_;
+  std::unique_ptr<FileCache> referenced_files_;  ///< null: read from disk each time
 };
 
 }  // namespace gpulint
