@@ -25,32 +25,32 @@ class SettingReader {
  public:
   SettingReader(const Workload& w, WorkloadEstimate* out) : w_(w), out_(out) {}
 
-  std::optional<double> Number(const std::string& name) const {
+  std::optional<double> Number(std::string_view name) const {
     auto value = w_.Number(name);
     if (!value) NoteUnknown(name);
     return value;
   }
-  std::optional<std::string> String(const std::string& name) const {
+  std::optional<std::string> String(std::string_view name) const {
     auto value = w_.String(name);
     if (!value) NoteUnknown(name);
     return value;
   }
-  double NumberOr(const std::string& name, double fallback, const char* why) {
+  double NumberOr(std::string_view name, double fallback, const char* why) {
     if (auto value = Number(name)) return *value;
     Assume(name, fmt::format("{}", fallback), why);
     return fallback;
   }
-  std::string StringOr(const std::string& name, const std::string& fallback, const char* why) {
+  std::string StringOr(std::string_view name, const std::string& fallback, const char* why) {
     if (auto value = String(name); value && !value->empty()) return *value;
     Assume(name, fallback, why);
     return fallback;
   }
-  bool BoolOr(const std::string& name, bool fallback) const {
+  bool BoolOr(std::string_view name, bool fallback) const {
     auto value = w_.Bool(name);
     if (!value) NoteUnknown(name);
     return value ? *value : fallback;
   }
-  void Assume(const std::string& name, const std::string& value, const char* why) {
+  void Assume(std::string_view name, const std::string& value, const char* why) {
     const Setting* setting = w_.Find(name);
     std::string state = setting && setting->value.kind == Value::Kind::kNone
                             ? fmt::format("unknown ({})", setting->not_editable_reason)
@@ -59,19 +59,19 @@ class SettingReader {
   }
 
  private:
-  void NoteUnknown(const std::string& name) const {
+  void NoteUnknown(std::string_view name) const {
     const Setting* setting = w_.Find(name);
     if (setting && setting->value.kind == Value::Kind::kNone &&
         std::find(out_->unknown_inputs.begin(), out_->unknown_inputs.end(), name) ==
             out_->unknown_inputs.end())
-      out_->unknown_inputs.push_back(name);
+      out_->unknown_inputs.emplace_back(name);
   }
 
   const Workload& w_;
   WorkloadEstimate* out_;
 };
 
-bool ListHas(const Workload& w, const std::string& name, const std::string& needle) {
+bool ListHas(const Workload& w, std::string_view name, std::string_view needle) {
   const Setting* setting = w.Find(name);
   if (!setting) return false;
   std::string text = setting->value.ToString();

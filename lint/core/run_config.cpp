@@ -2,24 +2,24 @@
 
 namespace gpulint {
 
-const Setting* Workload::Find(const std::string& name) const {
+const Setting* Workload::Find(std::string_view name) const {
   auto it = settings.find(name);
   return it == settings.end() ? nullptr : &it->second;
 }
 
-std::optional<double> Workload::Number(const std::string& name) const {
+std::optional<double> Workload::Number(std::string_view name) const {
   const Setting* setting = Find(name);
   if (!setting || !setting->value.is_number()) return std::nullopt;
   return setting->value.number;
 }
 
-std::optional<bool> Workload::Bool(const std::string& name) const {
+std::optional<bool> Workload::Bool(std::string_view name) const {
   const Setting* setting = Find(name);
   if (!setting || !setting->value.is_bool()) return std::nullopt;
   return setting->value.boolean;
 }
 
-std::optional<std::string> Workload::String(const std::string& name) const {
+std::optional<std::string> Workload::String(std::string_view name) const {
   const Setting* setting = Find(name);
   if (!setting || setting->value.kind == Value::Kind::kNone) return std::nullopt;
   return setting->value.ToString();

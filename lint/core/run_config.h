@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/core/setting.h"
@@ -31,7 +32,9 @@ struct Workload {
   std::string role;        ///< train, serve, rollout, teacher, reference, reward, critic, eval
   std::string framework;   ///< the flag map that read it ("vllm", "slime", "generic", ...)
   SourceSpan command_span; ///< the first word of the command that starts it
-  std::map<std::string, Setting> settings;  ///< by canonical name, including "model"
+  /// By canonical name, including "model"; looked up by string_view (std::less<>): the
+  /// estimator and the rules ask for settings by literal names, thousands of times a file.
+  std::map<std::string, Setting, std::less<>> settings;
   int gpus = 0;                     ///< GPUs it occupies (0: unknown)
   std::vector<int> devices;         ///< device ids on its node, when known
   int process = 0;                  ///< index of the command (process) that starts it
@@ -43,11 +46,11 @@ struct Workload {
   int visible_devices = 0;          ///< devices the process can see when declared (0: unknown)
   std::vector<std::string> assumptions;  ///< defaults filled in, devices assumed, ...
 
-  const Setting* Find(const std::string& name) const;
+  const Setting* Find(std::string_view name) const;
   /// The number value of a setting, or nullopt when absent or not a number.
-  std::optional<double> Number(const std::string& name) const;
-  std::optional<bool> Bool(const std::string& name) const;
-  std::optional<std::string> String(const std::string& name) const;
+  std::optional<double> Number(std::string_view name) const;
+  std::optional<bool> Bool(std::string_view name) const;
+  std::optional<std::string> String(std::string_view name) const;
 };
 
 struct Cluster {

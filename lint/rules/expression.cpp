@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <map>
 
 namespace gpulint {
 namespace {
@@ -343,13 +344,45 @@ ExprValue ExprValue::String(std::string s) {
   return v;
 }
 
+namespace {
+
+Expr::Op OpNamed(Expr::Kind kind, const std::string& text) {
+  using Op = Expr::Op;
+  if (kind == Expr::Kind::kUnary) return text == "not" ? Op::kNot : Op::kNegate;
+  static const std::map<std::string, Op, std::less<>> ops = {
+      {"and", Op::kAnd},      {"or", Op::kOr},          {"+", Op::kAdd},
+      {"-", Op::kSubtract},   {"*", Op::kMultiply},     {"/", Op::kDivide},
+      {"%", Op::kModulo},     {"in", Op::kIn},          {"not in", Op::kNotIn},
+      {"matches", Op::kMatches}, {"<", Op::kLess},      {"<=", Op::kLessEqual},
+      {">", Op::kGreater},    {">=", Op::kGreaterEqual}, {"==", Op::kEqual},
+      {"!=", Op::kNotEqual}};
+  static const std::map<std::string, Op, std::less<>> functions = {
+      {"defined", Op::kDefined}, {"written", Op::kWritten}, {"min", Op::kMin},
+      {"max", Op::kMax},         {"ceil", Op::kCeil},       {"floor", Op::kFloor},
+      {"abs", Op::kAbs},         {"len", Op::kLen},         {"divides", Op::kDivides}};
+  const auto& table = kind == Expr::Kind::kCall ? functions : ops;
+  auto found = table.find(text);
+  return found == table.end() ? Op::kNone : found->second;
+}
+
+void ResolveOps(Expr& expr) {
+  if (expr.kind == Expr::Kind::kUnary || expr.kind == Expr::Kind::kBinary ||
+      expr.kind == Expr::Kind::kCall)
+    expr.op = OpNamed(expr.kind, expr.text);
+  for (auto& child : expr.children) ResolveOps(*child);
+}
+
+}  // namespace
+
 std::unique_ptr<Expr> ParseExpression(const std::string& text, std::string* error,
                                       size_t* column) {
   error->clear();
   *column = 0;
   std::vector<Token> tokens;
   if (!Tokenize(text, &tokens, error, column)) return nullptr;
-  return Parser(std::move(tokens), error, column).Run();
+  std::unique_ptr<Expr> expr = Parser(std::move(tokens), error, column).Run();
+  if (expr) ResolveOps(*expr);
+  return expr;
 }
 
 ExprType TypeCheck(Expr& expr, const ExprSchema& schema, std::string* error, size_t* column) {
@@ -484,6 +517,7 @@ ExprType TypeCheck(Expr& expr, const ExprSchema& schema, std::string* error, siz
 }
 
 ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
+  using Op = Expr::Op;
   switch (expr.kind) {
     case Expr::Kind::kNumber: return ExprValue::Number(expr.number);
     case Expr::Kind::kString: return ExprValue::String(expr.text);
@@ -502,15 +536,14 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
     case Expr::Kind::kUnary: {
       ExprValue operand = Evaluate(*expr.children[0], lookup);
       if (operand.missing) return operand;
-      if (expr.text == "not") return ExprValue::Bool(!operand.boolean);
+      if (expr.op == Op::kNot) return ExprValue::Bool(!operand.boolean);
       return ExprValue::Number(-operand.number);
     }
     case Expr::Kind::kBinary: {
-      const std::string& op = expr.text;
       ExprValue left = Evaluate(*expr.children[0], lookup);
       // and/or: a decided side wins over a missing one (false and ? = false; true or ? = true).
-      if (op == "and" || op == "or") {
-        bool is_and = op == "and";
+      if (expr.op == Op::kAnd || expr.op == Op::kOr) {
+        bool is_and = expr.op == Op::kAnd;
         if (!left.missing && left.boolean != is_and) return ExprValue::Bool(!is_and);
         ExprValue right = Evaluate(*expr.children[1], lookup);
         if (!right.missing && right.boolean != is_and) return ExprValue::Bool(!is_and);
@@ -519,42 +552,47 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
       }
       ExprValue right = Evaluate(*expr.children[1], lookup);
       if (left.missing || right.missing) return ExprValue::Missing();
-      if (op == "+") return ExprValue::Number(left.number + right.number);
-      if (op == "-") return ExprValue::Number(left.number - right.number);
-      if (op == "*") return ExprValue::Number(left.number * right.number);
-      if (op == "/") {
-        if (right.number == 0) return ExprValue::Missing();
-        return ExprValue::Number(left.number / right.number);
-      }
-      if (op == "%") {
-        if (right.number == 0) return ExprValue::Missing();
-        return ExprValue::Number(std::fmod(left.number, right.number));
-      }
-      if (op == "in" || op == "not in") {
-        bool found = false;
-        if (right.type == ExprType::kList) {
-          for (const ExprValue& item : right.list)
-            found = found || (item.type == ExprType::kNumber ? item.number == left.number
-                                                            : item.text == left.text);
-        } else {
-          found = right.text.find(left.text) != std::string::npos;
+      switch (expr.op) {
+        case Op::kAdd: return ExprValue::Number(left.number + right.number);
+        case Op::kSubtract: return ExprValue::Number(left.number - right.number);
+        case Op::kMultiply: return ExprValue::Number(left.number * right.number);
+        case Op::kDivide:
+          if (right.number == 0) return ExprValue::Missing();
+          return ExprValue::Number(left.number / right.number);
+        case Op::kModulo:
+          if (right.number == 0) return ExprValue::Missing();
+          return ExprValue::Number(std::fmod(left.number, right.number));
+        case Op::kIn:
+        case Op::kNotIn: {
+          bool found = false;
+          if (right.type == ExprType::kList) {
+            for (const ExprValue& item : right.list)
+              found = found || (item.type == ExprType::kNumber ? item.number == left.number
+                                                              : item.text == left.text);
+          } else {
+            found = right.text.find(left.text) != std::string::npos;
+          }
+          return ExprValue::Bool(expr.op == Op::kIn ? found : !found);
         }
-        return ExprValue::Bool(op == "in" ? found : !found);
+        case Op::kMatches: return ExprValue::Bool(re2::RE2::PartialMatch(left.text, *expr.regex));
+        case Op::kLess: return ExprValue::Bool(left.number < right.number);
+        case Op::kLessEqual: return ExprValue::Bool(left.number <= right.number);
+        case Op::kGreater: return ExprValue::Bool(left.number > right.number);
+        case Op::kGreaterEqual: return ExprValue::Bool(left.number >= right.number);
+        case Op::kEqual:
+        case Op::kNotEqual: {
+          bool equal = left.type == ExprType::kNumber ? left.number == right.number
+                       : left.type == ExprType::kBool ? left.boolean == right.boolean
+                                                      : left.text == right.text;
+          return ExprValue::Bool(expr.op == Op::kEqual ? equal : !equal);
+        }
+        default: return ExprValue::Missing();
       }
-      if (op == "matches") return ExprValue::Bool(re2::RE2::PartialMatch(left.text, *expr.regex));
-      if (op == "<") return ExprValue::Bool(left.number < right.number);
-      if (op == "<=") return ExprValue::Bool(left.number <= right.number);
-      if (op == ">") return ExprValue::Bool(left.number > right.number);
-      if (op == ">=") return ExprValue::Bool(left.number >= right.number);
-      bool equal = left.type == ExprType::kNumber ? left.number == right.number
-                   : left.type == ExprType::kBool ? left.boolean == right.boolean
-                                                  : left.text == right.text;
-      return ExprValue::Bool(op == "==" ? equal : !equal);
     }
     case Expr::Kind::kCall: {
-      const std::string& name = expr.text;
-      if (name == "defined") return ExprValue::Bool(!Evaluate(*expr.children[0], lookup).missing);
-      if (name == "written") {
+      if (expr.op == Op::kDefined)
+        return ExprValue::Bool(!Evaluate(*expr.children[0], lookup).missing);
+      if (expr.op == Op::kWritten) {
         ExprValue written = lookup("written:" + expr.children[0]->text);
         return ExprValue::Bool(!written.missing && written.boolean);
       }
@@ -563,23 +601,26 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
         args.push_back(Evaluate(*child, lookup));
         if (args.back().missing) return ExprValue::Missing();
       }
-      if (name == "min" || name == "max") {
-        double result = args[0].number;
-        for (const ExprValue& arg : args)
-          result = name == "min" ? std::min(result, arg.number) : std::max(result, arg.number);
-        return ExprValue::Number(result);
+      switch (expr.op) {
+        case Op::kMin:
+        case Op::kMax: {
+          double result = args[0].number;
+          for (const ExprValue& arg : args)
+            result = expr.op == Op::kMin ? std::min(result, arg.number)
+                                         : std::max(result, arg.number);
+          return ExprValue::Number(result);
+        }
+        case Op::kCeil: return ExprValue::Number(std::ceil(args[0].number));
+        case Op::kFloor: return ExprValue::Number(std::floor(args[0].number));
+        case Op::kAbs: return ExprValue::Number(std::fabs(args[0].number));
+        case Op::kLen:
+          return ExprValue::Number(static_cast<double>(
+              args[0].type == ExprType::kList ? args[0].list.size() : args[0].text.size()));
+        case Op::kDivides:
+          if (args[0].number == 0) return ExprValue::Missing();
+          return ExprValue::Bool(std::fmod(args[1].number, args[0].number) == 0);
+        default: return ExprValue::Missing();
       }
-      if (name == "ceil") return ExprValue::Number(std::ceil(args[0].number));
-      if (name == "floor") return ExprValue::Number(std::floor(args[0].number));
-      if (name == "abs") return ExprValue::Number(std::fabs(args[0].number));
-      if (name == "len")
-        return ExprValue::Number(static_cast<double>(
-            args[0].type == ExprType::kList ? args[0].list.size() : args[0].text.size()));
-      if (name == "divides") {
-        if (args[0].number == 0) return ExprValue::Missing();
-        return ExprValue::Bool(std::fmod(args[1].number, args[0].number) == 0);
-      }
-      return ExprValue::Missing();
     }
   }
   return ExprValue::Missing();

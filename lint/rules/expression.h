@@ -42,7 +42,15 @@ struct ExprValue {
 
 struct Expr {
   enum class Kind { kNumber, kString, kBool, kList, kVariable, kUnary, kBinary, kCall };
+  /// The operator or function of a kUnary, kBinary or kCall, resolved from `text` once at
+  /// parse time: rules are evaluated thousands of times a run.
+  enum class Op {
+    kNone, kNot, kNegate, kAnd, kOr, kAdd, kSubtract, kMultiply, kDivide, kModulo, kIn,
+    kNotIn, kMatches, kLess, kLessEqual, kGreater, kGreaterEqual, kEqual, kNotEqual,
+    kDefined, kWritten, kMin, kMax, kCeil, kFloor, kAbs, kLen, kDivides
+  };
   Kind kind = Kind::kNumber;
+  Op op = Op::kNone;
   size_t column = 0;  ///< 0-based offset in the expression text, for errors
   double number = 0;
   bool boolean = false;
