@@ -10,6 +10,7 @@
 #include "lint/reader/config_file.h"
 #include "lint/reader/python_binding.h"
 #include "lint/reader/setting_builder.h"
+#include "lint/util/paths.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -310,16 +311,19 @@ class CommandReader::Impl {
       return true;
     }
     std::vector<std::string> candidates;
-    if (fs::path(path).is_absolute()) {
+    if (StartsWith(path, "/")) {
       candidates.push_back(path);
     } else {
-      candidates.push_back((fs::path(r_.options_.script_dir) / record_.cwd / path).lexically_normal());
-      candidates.push_back((fs::path(r_.options_.script_dir) / path).lexically_normal());
+      const std::string& script_dir = r_.options_.script_dir;
+      candidates.push_back(JoinNormal(JoinPath(script_dir, record_.cwd), path));
+      candidates.push_back(JoinNormal(script_dir, path));
       // A job script kept in slurm/ or scripts/ is usually submitted from the project root.
-      fs::path up = fs::path(r_.options_.script_dir);
-      for (int level = 0; level < 2 && up.has_parent_path() && up != up.parent_path(); ++level) {
-        up = up.parent_path();
-        candidates.push_back((up / path).lexically_normal());
+      std::string up = script_dir;
+      for (int level = 0; level < 2; ++level) {
+        size_t slash = up.find_last_of('/');
+        if (slash == std::string::npos || up == "/") break;
+        up = slash == 0 ? "/" : up.substr(0, slash);
+        candidates.push_back(JoinNormal(up, path));
       }
     }
     for (const std::string& candidate : candidates) {

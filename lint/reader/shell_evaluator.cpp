@@ -9,6 +9,7 @@
 
 #include "lint/reader/shell_expand.h"
 #include "lint/reader/shell_parser.h"
+#include "lint/util/paths.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -709,9 +710,8 @@ class Evaluator {
     }
     if (name == "cd") {
       if (argv.size() >= 2 && argv[1].Known()) {
-        std::filesystem::path target = argv[1].Str();
-        cwd_ = target.is_absolute() ? target.string()
-                                    : (std::filesystem::path(cwd_) / target).lexically_normal().string();
+        std::string target = argv[1].Str();
+        cwd_ = StartsWith(target, "/") ? target : JoinNormal(cwd_, target);
       } else {
         cwd_known_ = false;
       }
@@ -861,11 +861,11 @@ class Evaluator {
     std::vector<std::string> candidates;
     std::string written = path.Str();
     if (path.Known()) {
-      if (fs::path(written).is_absolute()) {
+      if (StartsWith(written, "/")) {
         candidates.push_back(written);
       } else {
-        candidates.push_back((fs::path(options_.script_dir) / cwd_ / written).lexically_normal());
-        candidates.push_back((fs::path(options_.script_dir) / written).lexically_normal());
+        candidates.push_back(JoinNormal(JoinPath(options_.script_dir, cwd_), written));
+        candidates.push_back(JoinNormal(options_.script_dir, written));
       }
     } else if (!written.empty()) {
       // "${SCRIPT_DIR}/models/x.sh": try the known tail from the script's folder and above.
