@@ -1,19 +1,22 @@
 #include "lint/workspace/file_walker.h"
 
+#include <dirent.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "lint/reader/shell_expand.h"
+#include "lint/util/paths.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
 namespace fs = std::filesystem;
 namespace {
 
-bool HasShellShebang(const fs::path& path) {
+bool HasShellShebang(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char head[64] = {};
   in.read(head, sizeof head - 1);
@@ -24,8 +27,9 @@ bool HasShellShebang(const fs::path& path) {
          first.find(" sh") != std::string::npos || first.find("zsh") != std::string::npos;
 }
 
-bool IsScript(const fs::path& path) {
-  std::string ext = path.extension().string();
+bool IsScript(const std::string& path, std::string_view name) {
+  size_t dot = name.find_last_of('.');
+  std::string_view ext = dot == std::string_view::npos || dot == 0 ? "" : name.substr(dot);
   if (ext == ".sh" || ext == ".bash" || ext == ".slurm" || ext == ".sbatch") return true;
   if (!ext.empty()) return false;
   return HasShellShebang(path);
@@ -62,6 +66,40 @@ bool MatchesGitignore(const std::string& relative, bool is_dir,
     }
   }
   return false;
+}
+
+struct Entry {
+  std::string name;
+  bool is_dir = false;   ///< a folder, not through a symbolic link
+  bool is_file = false;  ///< a regular file, or a link to one
+};
+
+// The entries of a folder from readdir's d_type, without a stat per entry where the file
+// system fills it in (std::filesystem::directory_iterator cost two more system calls per
+// folder, and a large tree has tens of thousands).
+std::vector<Entry> ListFolder(const std::string& dir) {
+  std::vector<Entry> entries;
+  DIR* handle = opendir(dir.c_str());
+  if (!handle) return entries;
+  while (const dirent* found = readdir(handle)) {
+    Entry entry;
+    entry.name = found->d_name;
+    if (entry.name == "." || entry.name == "..") continue;
+    unsigned char type = found->d_type;
+    struct stat info;
+    if (type == DT_UNKNOWN) {
+      if (lstat((dir + "/" + entry.name).c_str(), &info) != 0) continue;
+      type = S_ISDIR(info.st_mode) ? DT_DIR : S_ISLNK(info.st_mode) ? DT_LNK
+                                            : S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
+    }
+    entry.is_dir = type == DT_DIR;
+    entry.is_file = type == DT_REG || (type == DT_LNK &&
+                                       stat((dir + "/" + entry.name).c_str(), &info) == 0 &&
+                                       S_ISREG(info.st_mode));
+    entries.push_back(std::move(entry));
+  }
+  closedir(handle);
+  return entries;
 }
 
 }  // namespace
@@ -102,36 +140,31 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
     return true;
   }
   // An explicit walk with a stack: no recursion over the user's folder depth.
-  const std::string root = fs::path(path).generic_string();
-  // Each folder carries the .gitignore patterns of the folders above it.
-  std::vector<std::pair<fs::path, std::vector<std::string>>> stack = {{fs::path(path), {}}};
+  // Each folder carries its path below the root ("" for the root) and the .gitignore
+  // patterns of the folders above it.
+  std::vector<std::pair<std::string, std::vector<std::string>>> stack = {{"", {}}};
   std::vector<std::string> found;
   while (!stack.empty()) {
-    auto [dir, ignores] = stack.back();
+    auto [folder, ignores] = stack.back();
     stack.pop_back();
-    std::vector<fs::directory_entry> entries;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      // Read only where one is listed: trying to open one in every folder was a failed
-      // system call per folder.
-      if (entry.path().filename() == ".gitignore")
+    const std::string dir = folder.empty() ? path : JoinPath(path, folder);
+    std::vector<Entry> entries = ListFolder(dir);
+    // Read only where one is listed: trying to open one in every folder was a failed system
+    // call per folder.
+    for (const Entry& entry : entries)
+      if (entry.name == ".gitignore")
         for (std::string& pattern : ReadGitignore(dir)) ignores.push_back(std::move(pattern));
-      entries.push_back(entry);
-    }
-    for (const auto& entry : entries) {
-      std::string name = entry.path().filename().string();
-      // Below the root by construction: cut the prefix (fs::relative would resolve symlinks,
-      // a readlink per path component per file).
-      std::string relative = entry.path().generic_string().substr(root.size());
-      while (StartsWith(relative, "/")) relative = relative.substr(1);
-      bool is_dir = entry.is_directory(ec) && !entry.is_symlink(ec);
+    for (const Entry& entry : entries) {
+      const std::string& name = entry.name;
       if (StartsWith(name, ".") || name == "node_modules" || name == "__pycache__") continue;
-      if (MatchesGitignore(relative, is_dir, ignores)) continue;
-      std::string display = (fs::path(path) / relative).generic_string();
+      std::string relative = folder.empty() ? name : folder + "/" + name;
+      if (MatchesGitignore(relative, entry.is_dir, ignores)) continue;
+      std::string display = JoinPath(path, relative);
       if (MatchesAnyGlob(display, exclude)) continue;
-      if (is_dir) {
-        stack.emplace_back(entry.path(), ignores);
-      } else if (entry.is_regular_file(ec) &&
-                 (IsScript(entry.path()) || MatchesAnyGlob(display, include))) {
+      if (entry.is_dir) {
+        stack.emplace_back(relative, ignores);
+      } else if (entry.is_file &&
+                 (IsScript(JoinPath(dir, name), name) || MatchesAnyGlob(display, include))) {
         found.push_back(display);
       }
     }

@@ -1,6 +1,7 @@
 // `gpulint lint` end to end: exit codes, output formats, project configuration, baselines.
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -226,6 +227,20 @@ TEST_CASE("a folder walk skips what .gitignore files list, at their level and be
   CHECK(walked.out.find("build") == std::string::npos);  // no shebang: repo/jobs/build is not a script
   CHECK(walked.out.find("repo/jobs/local.sh") == std::string::npos);
   CHECK(walked.out.find("in 3 files.") != std::string::npos);
+}
+
+TEST_CASE("a folder walk lints links to scripts but does not follow links to folders",
+          "[cli][lint]") {
+  TempDir dir;
+  dir.Write("real/run.sh", kTwoErrors);
+  dir.Write("repo/own.sh", kTwoErrors);
+  REQUIRE(symlink("../real/run.sh", (dir.path() + "/repo/linked.sh").c_str()) == 0);
+  REQUIRE(symlink("../real", (dir.path() + "/repo/folder").c_str()) == 0);
+  auto walked = RunGpulint({"lint", "--isolated", "--format", "concise", "repo"}, "", dir.path());
+  CHECK(walked.out.find("repo/own.sh:") != std::string::npos);
+  CHECK(walked.out.find("repo/linked.sh:") != std::string::npos);
+  CHECK(walked.out.find("repo/folder/") == std::string::npos);
+  CHECK(walked.out.find("in 2 files.") != std::string::npos);
 }
 
 TEST_CASE("a named file that cannot be read is an input error, after the others are listed",
