@@ -179,13 +179,24 @@ bool GpuCatalog::AddFromToml(std::string_view toml_text, const std::string& wher
   std::vector<GpuEntry> user;
   if (!AddTables(toml_text, where, &user, error)) return false;
   // User entries go first so that their names win.
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   entries_.insert(entries_.begin(), user.begin(), user.end());
   pending_.insert(pending_.begin(), user.size(), std::string());
+  resolved_.clear();
   return true;
 }
 
 GpuResolution GpuCatalog::Resolve(std::string_view name, std::string_view cluster_default) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);  // Full() replaces entries in place
+  std::string memo_key = std::string(name) + '\0' + std::string(cluster_default);
+  if (auto known = resolved_.find(memo_key); known != resolved_.end()) return known->second;
+  GpuResolution resolution = ResolveUncached(name, cluster_default);
+  resolved_.emplace(std::move(memo_key), resolution);
+  return resolution;
+}
+
+GpuResolution GpuCatalog::ResolveUncached(std::string_view name,
+                                          std::string_view cluster_default) const {
   GpuResolution result;
   std::string key = Normalize(Trim(name));
   if (key.empty()) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "estimator/gpu_spec.h"
@@ -51,12 +52,16 @@ class GpuCatalog {
   static std::string Normalize(std::string_view name);
 
  private:
+  GpuResolution ResolveUncached(std::string_view name, std::string_view cluster_default) const;
   /// Entry `index` in full (built-in entries hold only their names until asked for).
   const GpuEntry& Full(size_t index) const;
 
   mutable std::vector<GpuEntry> entries_;
   mutable std::vector<std::string> pending_;  // a built-in entry's TOML until it is parsed
   mutable std::recursive_mutex mutex_;         // files are linted on several threads
+  // Resolutions by "name\0cluster default": every script of a tree names the same few GPUs.
+  // Cleared when entries are added.
+  mutable std::unordered_map<std::string, GpuResolution> resolved_;
 };
 
 }  // namespace gpulint

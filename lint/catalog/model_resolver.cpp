@@ -1,6 +1,7 @@
 #include "lint/catalog/model_resolver.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -11,6 +12,7 @@
 
 #include "lint/catalog/model_config.h"
 #include "lint/catalog/resolution_rules.h"
+#include "lint/util/paths.h"
 #include "lint/util/strings.h"
 #include "lint/util/suggest.h"
 
@@ -125,12 +127,17 @@ ModelResolution ModelResolver::Resolve(std::string_view reference,
   // 1. A folder with a config.json wins over the catalog.
   if (context.use_filesystem) {
     ModelResolution result;
-    fs::path path = ref;
+    // Strings and one stat, not std::filesystem: this runs for every model reference of
+    // every script, and nearly all of them are not folders.
+    std::string path = ref;
     if (StartsWith(ref, "~/"))
-      if (const char* home = std::getenv("HOME")) path = fs::path(home) / ref.substr(2);
-    if (path.is_relative() && !context.base_dir.empty()) path = fs::path(context.base_dir) / path;
+      if (const char* home = std::getenv("HOME")) path = JoinPath(home, ref.substr(2));
+    if (!StartsWith(path, "/") && !context.base_dir.empty()) path = JoinPath(context.base_dir, path);
+    struct stat info;
+    if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+        ReadConfigDir(path, "config.json", &result))
+      return result;
     std::error_code ec;
-    if (fs::is_directory(path, ec) && ReadConfigDir(path, "config.json", &result)) return result;
     // 2. A model already in the Hugging Face cache (looked up once per name and run: a folder
     // walk lints thousands of scripts that name the same few models).
     if (!LooksLikePath(ref) && std::count(ref.begin(), ref.end(), '/') == 1) {
