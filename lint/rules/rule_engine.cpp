@@ -162,8 +162,9 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
 
   for (const auto& rule_ptr : rules.rules()) {
     const Rule& rule = *rule_ptr;
-    if (!IsSelected(rule, settings) || rule.scope == "builtin") continue;
-    if (rule.scope == "workload") {
+    const std::string_view scope = rule.scope;  // compared by length first, unlike std::string
+    if (!IsSelected(rule, settings) || scope == "builtin") continue;
+    if (scope == "workload") {
       for (size_t i = 0; i < config.workloads.size(); ++i) {
         const Workload& workload = config.workloads[i];
         if (!Applies(rule, workload)) continue;
@@ -175,10 +176,10 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
           if (auto fix = fixes(analysis, i, rule)) finding.fixes.push_back(*fix);
         add(std::move(finding));
       }
-    } else if (rule.scope == "file") {
+    } else if (scope == "file") {
       const ExprLookup& lookup = file_lookup;
       if (Holds(rule, lookup)) add(MakeFinding(rule, lookup, FileAnchor(rule, config)));
-    } else if (rule.scope == "device") {
+    } else if (scope == "device") {
       // GPUs with the same workloads and the same peak make one finding ("GPUs 0-7").
       std::vector<std::pair<const DeviceLoad*, std::vector<int>>> groups;
       for (const DeviceLoad& load : analysis.devices) {
@@ -203,7 +204,7 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
           finding.related.push_back(config.workloads[static_cast<size_t>(index)].command_span);
         add(std::move(finding));
       }
-    } else if (rule.scope == "unresolved") {
+    } else if (scope == "unresolved") {
       for (const Unresolved& unresolved : config.unresolved) {
         ExprLookup lookup = UnresolvedLookup(unresolved);
         if (!Holds(rule, lookup) || !unresolved.span.valid()) continue;

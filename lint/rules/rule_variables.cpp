@@ -34,7 +34,7 @@ ExprValue FromValue(const Value& value) {
 
 ExprValue Gib(double bytes) { return ExprValue::Number(est::BytesToGib(bytes)); }
 
-ExprValue GpuValue(const std::optional<est::GpuSpec>& gpu, const std::string& field) {
+ExprValue GpuValue(const std::optional<est::GpuSpec>& gpu, std::string_view field) {
   if (!gpu) return ExprValue::Missing();
   if (field == "name") return ExprValue::String(gpu->name);
   if (field == "usable_gib" || field == "total_gib") return Gib(gpu->total_bytes);
@@ -44,7 +44,7 @@ ExprValue GpuValue(const std::optional<est::GpuSpec>& gpu, const std::string& fi
   return ExprValue::Missing();
 }
 
-ExprValue ClusterValue(const FileAnalysis& analysis, const std::string& field) {
+ExprValue ClusterValue(const FileAnalysis& analysis, std::string_view field) {
   const Cluster& cluster = analysis.read.config.cluster;
   auto from = [](const std::optional<Setting>& setting) {
     return setting ? FromValue(setting->value) : ExprValue::Missing();
@@ -144,7 +144,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
     const Workload& w = analysis.read.config.workloads[index];
     const WorkloadEstimate& e = analysis.estimates[index];
     if (StartsWith(name, "written:")) {
-      const Setting* setting = w.Find(name.substr(8));
+      const Setting* setting = w.Find(std::string_view(name).substr(8));
       return ExprValue::Bool(setting && setting->origin != Origin::kFrameworkDefault &&
                              setting->origin != Origin::kCommandLine);
     }
@@ -154,7 +154,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (!setting || setting->ambiguous) return ExprValue::Missing();
       return FromValue(setting->value);
     }
-    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    std::string_view space = std::string_view(name).substr(0, dot);
+    std::string_view field = std::string_view(name).substr(dot + 1);
     if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
     if (space == "cluster") return ClusterValue(analysis, field);
     if (space == "gpu") return GpuValue(e.gpu, field);
@@ -291,7 +292,8 @@ ExprLookup FileLookup(const FileAnalysis& analysis, const FileFacts& facts, doub
   return [&analysis, facts, headroom](const std::string& name) -> ExprValue {
     size_t dot = name.find('.');
     if (dot == std::string::npos) return ExprValue::Missing();
-    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    std::string_view space = std::string_view(name).substr(0, dot);
+    std::string_view field = std::string_view(name).substr(dot + 1);
     if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
     if (space == "cluster") return ClusterValue(analysis, field);
     if (space == "gpu") return GpuValue(analysis.gpu.spec, field);
@@ -343,7 +345,8 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
   return [&analysis, &load, &devices, headroom](const std::string& name) -> ExprValue {
     size_t dot = name.find('.');
     if (dot == std::string::npos) return ExprValue::Missing();
-    std::string space = name.substr(0, dot), field = name.substr(dot + 1);
+    std::string_view space = std::string_view(name).substr(0, dot);
+    std::string_view field = std::string_view(name).substr(dot + 1);
     if (space == "config" && field == "headroom") return ExprValue::Number(headroom);
     if (space == "gpu") return GpuValue(analysis.gpu.spec, field);
     if (space != "device") return ExprValue::Missing();
