@@ -36,12 +36,13 @@ bool AnalyzeFile(Workspace& workspace, const LoadedFile& file,
 /// Re-estimates one workload after its settings changed (the tuner's inner loop).
 void Reestimate(Workspace& workspace, FileAnalysis* analysis);
 
-/// Parses --set arguments; false with `error` on a malformed one.
 /// A GPU typed with --gpu is not a finding in a script but a mistake on the command line: false
 /// with "--gpu NAME: unknown GPU 'NAME' (did you mean ...?)" when the catalog (with the project's
 /// own GPU types, once they have joined it) does not know it.
 bool CheckGpuOverride(const Workspace& workspace, std::string* error);
 
+/// Parses --set arguments; false with `error` on a malformed one (an unknown setting, or a value
+/// of the wrong type or outside the range rules/settings.toml gives).
 bool ParseOverrides(const std::vector<std::string>& sets, std::map<std::string, std::string>* out,
                     std::string* error);
 

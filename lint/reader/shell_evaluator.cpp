@@ -772,8 +772,9 @@ class Evaluator {
       } else if (!background_capped_) {
         background_capped_ = true;
         Note(file, node.offset,
-             "more than 256 background jobs run at once; later ones are not counted as sharing "
-             "GPUs with the commands after them");
+             fmt::format("more than {} background jobs run at once; later ones are not counted "
+                         "as sharing GPUs with the commands after them",
+                         kMaxTrackedBackground));
       }
     }
     return Flow::kNormal;

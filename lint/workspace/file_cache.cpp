@@ -16,7 +16,7 @@ bool FileCache::Read(const std::string& path, std::string* text) {
   std::string content;
   if (reader_(path, &content)) read = std::move(content);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto [entry, added] = texts_.emplace(path, std::move(read));
+  auto entry = texts_.emplace(path, std::move(read)).first;  // or the other thread's answer
   if (!entry->second) return false;
   *text = *entry->second;
   return true;

@@ -213,7 +213,8 @@ TEST_CASE("a folder walk skips what .gitignore files list, at their level and be
   dir.Write("repo/run.sh", kTwoErrors);
   dir.Write("repo/scratch.tmp.sh", kTwoErrors);       // *.tmp.sh at the root
   dir.Write("repo/build/gen.sh", kTwoErrors);         // build/ is a folder pattern
-  dir.Write("repo/jobs/build", kTwoErrors);           // a file named build is not a folder
+  // build/ names folders only: a script file called build stays (a shebang makes it a script).
+  dir.Write("repo/jobs/build", std::string("#!/bin/bash\n") + kTwoErrors);
   dir.Write("repo/jobs/deep/x.tmp.sh", kTwoErrors);   // root patterns apply below
   dir.Write("repo/jobs/.gitignore", "local.sh\n");
   dir.Write("repo/jobs/local.sh", kTwoErrors);        // the nested file's own pattern
@@ -224,9 +225,10 @@ TEST_CASE("a folder walk skips what .gitignore files list, at their level and be
   CHECK(walked.out.find("repo/jobs/keep.sh:") != std::string::npos);
   CHECK(walked.out.find("repo/other/local.sh:") != std::string::npos);
   CHECK(walked.out.find("tmp.sh") == std::string::npos);
-  CHECK(walked.out.find("build") == std::string::npos);  // no shebang: repo/jobs/build is not a script
+  CHECK(walked.out.find("repo/jobs/build:") != std::string::npos);
+  CHECK(walked.out.find("repo/build/") == std::string::npos);
   CHECK(walked.out.find("repo/jobs/local.sh") == std::string::npos);
-  CHECK(walked.out.find("in 3 files.") != std::string::npos);
+  CHECK(walked.out.find("in 4 files.") != std::string::npos);
 }
 
 TEST_CASE("a folder walk lints links to scripts but does not follow links to folders",
