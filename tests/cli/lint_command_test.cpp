@@ -190,7 +190,7 @@ TEST_CASE("statistics counts findings per rule on stderr", "[cli][lint]") {
   CHECK(result.err.find("    1  GL302 context-above-model-positions\n") != std::string::npos);
 }
 
-TEST_CASE("stdin is linted under --stdin-filename; folders are walked", "[cli][lint]") {
+TEST_CASE("stdin is linted under --stdin-filename, folders are walked", "[cli][lint]") {
   auto result = RunGpulint({"lint", "--isolated", "--format", "concise", "--stdin-filename",
                             "jobs/serve.sh", "-"},
                            kTwoErrors);
@@ -257,7 +257,7 @@ TEST_CASE("a named file that cannot be read is an input error, after the others 
   CHECK(result.out.empty());
 }
 
-TEST_CASE("include in gpulint.toml adds Python launchers to a folder walk; exclude drops files",
+TEST_CASE("include in gpulint.toml adds Python launchers to a folder walk, exclude drops files",
           "[cli][lint]") {
   TempDir dir;
   dir.Write("jobs/serve.sh", kTwoErrors);

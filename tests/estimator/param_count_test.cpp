@@ -34,7 +34,7 @@ TEST_CASE("dense GQA model: embeddings, attention, gated MLP, norms", "[estimato
   CHECK(p.Total() == 388);
 }
 
-TEST_CASE("tied embeddings drop the lm_head; biases and qk-norms add their widths",
+TEST_CASE("tied embeddings drop the lm_head, biases and qk-norms add their widths",
           "[estimator][params]") {
   ModelArch m = TinyDense();
   m.tied_embeddings = true;

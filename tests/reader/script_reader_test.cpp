@@ -258,7 +258,7 @@ TEST_CASE("framework defaults are filled in and listed as assumptions", "[reader
         "max_num_batched_tokens=2048(d)");
 }
 
-TEST_CASE("binary input is refused; invalid UTF-8 is a note", "[reader]") {
+TEST_CASE("binary input is refused, invalid UTF-8 is a note", "[reader]") {
   SourceMap sources;
   std::string binary("#!/bin/bash\n\0\1\2", 15);
   ReadResult result = gpulint::testing::ReadText(binary, &sources);

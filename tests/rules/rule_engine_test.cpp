@@ -55,7 +55,7 @@ TEST_CASE("an own-line disable covers the command that starts below it", "[rules
   CHECK(Rules(LintText(later)) == std::vector<std::string>{"GL302@6"});
 }
 
-TEST_CASE("disable-file covers the whole file; a list disables several", "[rules][suppress]") {
+TEST_CASE("disable-file covers the whole file, a list disables several", "[rules][suppress]") {
   std::string text = std::string("# gpulint: gpu=H100-80GB\n# gpulint: disable-file=GL302\n") +
                      kTooLong + "\n" + kTooLong + " --port 8001\n";
   CHECK(Rules(LintText(text)).empty());

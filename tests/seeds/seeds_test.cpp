@@ -64,7 +64,7 @@ TEST_CASE("seed 000: the MoE teacher stores all 128 experts, and TP 6 or 3 canno
   CHECK(Rules(dir + "oom_remedies.sh") == std::set<std::string>{"GL305"});
 }
 
-TEST_CASE("seed 001: vLLM claims 90% at every TP; the 4B SFT at 16 x 32k needs terabytes",
+TEST_CASE("seed 001: vLLM claims 90% at every TP, the 4B SFT at 16 x 32k needs terabytes",
           "[seeds]") {
   const std::string dir = "fixtures/seeds/001_prompt_distillation/";
   for (const char* script : {"create_data_h100x8.sh", "create_data_tp1.sh", "create_data_tp2.sh",
@@ -140,7 +140,7 @@ TEST_CASE("seed 002: maximize batch finds what fits beside the evaluator", "[see
   CHECK(Rules(path).count("GL101") == 0);
 }
 
-TEST_CASE("seed 003: device_map auto spreads over both 40 GB GPUs; 236B is too large anyway",
+TEST_CASE("seed 003: device_map auto spreads over both 40 GB GPUs, 236B is too large anyway",
           "[seeds]") {
   const std::string dir = "fixtures/seeds/003_six_models_2x40gb/slurm/";
   Json small = Estimate(dir + "run_phase1.sh");
@@ -156,7 +156,7 @@ TEST_CASE("seed 003: device_map auto spreads over both 40 GB GPUs; 236B is too l
   CHECK(Rules(dir + "run_phase4_8bit.sh").count("GL501") == 1);
 }
 
-TEST_CASE("seed 004: LoRA on 4-bit bases fits one A100 80GB; the old 4-GPU request idles",
+TEST_CASE("seed 004: LoRA on 4-bit bases fits one A100 80GB, the old 4-GPU request idles",
           "[seeds]") {
   const std::string dir = "fixtures/seeds/004_dpo_lora_a100/";
   Json all = Estimate(dir + "train_all_sequential.sh");

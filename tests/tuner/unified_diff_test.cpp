@@ -16,7 +16,7 @@ TEST_CASE("a one-line change has three lines of context on each side", "[tuner][
   CHECK(UnifiedDiff("run.sh", before, before).empty());
 }
 
-TEST_CASE("changes far apart are separate hunks; a missing final newline is marked",
+TEST_CASE("changes far apart are separate hunks, a missing final newline is marked",
           "[tuner][diff]") {
   std::string before = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12";
   std::string after = "one\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\ntwelve";
