@@ -3,11 +3,65 @@
 #include <algorithm>
 
 namespace gpulint::est {
+namespace {
+
+// Bytes per token one norm keeps, given how many linear layers read its output.
+//  - LayerNorm with bias is one fused torch kernel, and Megatron's norms are fused: input and
+//    output, 2ch;
+//  - HF's RMSNorm in 16 bits keeps the fp32 upcast of its input, the 16-bit normalized value the
+//    weight multiplies, and its output, which every reader shares: (4 + 2c)h;
+//  - under autocast the input is already fp32 (the residual stream keeps the weights' dtype), so
+//    the norm keeps that input and its fp32 normalized value, and autocast casts the fp32 output
+//    once per reading linear, each copy saved by its matmul: (8 + c x readers)h. Measured on an
+//    H100 (bench/gpu/results, full-amp-adamw): ~10h per layer more than the 16-bit accounting
+//    for Llama and Qwen, whose attention norm feeds q, k and v and MLP norm gate and up.
+//  - with a frozen weight nothing keeps the normalized value or the output for a weight's
+//    gradient: the fp32 upcast alone (HF), or the input alone (fused).
+double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double readers) {
+  const double c = in.compute_bytes;
+  const double h = static_cast<double>(m.hidden_size);
+  const bool fused = in.norms == NormStyle::kFused || m.layer_norm_bias;
+  if (in.frozen_base) return fused ? c * h : 4 * h;
+  if (fused) return 2 * c * h;
+  if (in.autocast) return (8 + c * readers) * h;
+  return (4 + 2 * c) * h;
+}
+
+// What LoRA adds per token in one layer. PEFT casts each adapted linear's input to the adapters'
+// fp32, and dropout keeps its output for lora_A and a one-byte mask: 5 bytes per input element
+// (4 without dropout); lora_A's r-wide fp32 output is kept for lora_B. Measured: with this and
+// the frozen base's savings, LoRA runs without checkpointing on an H100 (bench/gpu/results:
+// Qwen2.5, Qwen3, Llama at ranks 8 and 64, all linear layers or q and v) fit within 1-2%.
+double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const ActivationInput& in) {
+  if (in.lora_rank <= 0) return 0;
+  const double h = static_cast<double>(m.hidden_size);
+  const double attention_out = static_cast<double>(m.num_attention_heads) *
+                               (m.is_mla() ? m.v_head_dim : m.head_dim);
+  double inputs = 2 * h, adapted = 2;  // q_proj and v_proj read the normalized hidden state
+  if (in.lora_all_linear) {
+    inputs = 3 * h + attention_out;  // q, k, v; o_proj reads the attention output
+    adapted = 4;
+    const double up_linears = m.gated_mlp ? 2 : 1;  // gate and up, or fc1
+    if (m.IsMoeLayer(layer)) {
+      const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
+      inputs += k * (up_linears * h + static_cast<double>(m.expert_intermediate_size));
+      adapted += k * (up_linears + 1);
+    } else {
+      const double width = m.is_moe() && m.dense_intermediate_size > 0
+                               ? m.dense_intermediate_size
+                               : m.intermediate_size;
+      inputs += up_linears * h + width;
+      adapted += up_linears + 1;
+    }
+  }
+  const double per_input = in.lora_dropout ? 5 : 4;
+  return (per_input * inputs + 4 * adapted * in.lora_rank) / std::max(in.tp, 1);
+}
+
+}  // namespace
 
 // What autograd saves per token in one decoder layer (c = bytes per element):
-//  - each norm: unfused (HF RMSNorm) keeps its fp32 upcast input (4h), the 16-bit cast that
-//    multiplies the weight (ch) and its output, the next linear layers' input (ch); a fused
-//    norm keeps its input and output (2ch);
+//  - each norm: see NormBytesPerToken;
 //  - attention with flash/SDPA kernels: q and k after RoPE, v, the output and a per-head
 //    log-sum-exp: c(2q + 2kv); RoPE itself keeps only cos/sin. Eager attention adds the softmax
 //    output, kept in fp32 and again as the 16-bit copy that multiplies V: (4 + c) heads x s;
@@ -16,7 +70,9 @@ namespace gpulint::est {
 //    product (for down_proj): 4cI; a plain MLP keeps fc1's output and the activation: 2cI;
 //  - MoE: each token visits top-k experts: k x (ch dispatched input + expert MLP), plus the
 //    shared expert;
-//  - LoRA: each adapted linear keeps its r-dim intermediate (small, counted as 2cr per linear).
+//  - a frozen weight needs no saved input for its own gradient: the product in front of
+//    down_proj, fc1's output, the q/k norms' 16-bit casts go; LoRA adds its own (see
+//    LoraBytesPerTokenLayer).
 // Korthikanti et al. 2022 (arXiv 2205.05198) give the GPT version (34sbh + 5as^2b); this is the
 // same accounting for RMSNorm, GQA, gated MLPs and experts.
 double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const ActivationInput& in) {
@@ -35,20 +91,33 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     kv = q;
     attention = 2 * q + 2 * heads * m.v_head_dim + (m.kv_lora_rank + m.qk_rope_head_dim);
   }
-  // LayerNorm (with bias) is one fused torch kernel that keeps its input (and per-row
-  // statistics); RMSNorm written out in Python (HF, litgpt) keeps the fp32 upcast as well.
-  const bool unfused = in.norms == NormStyle::kUnfused && !m.layer_norm_bias;
-  const double norm = unfused ? (4 + 2 * c) * h : 2 * c * h;
-  double bytes = m.norms_per_layer * norm / h_split;
+  // The attention norm feeds q, k and v (MLA: the q and kv down-projections); the MLP norm feeds
+  // gate and up, or the router and the experts' dispatched copy (counted with the experts).
+  // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
+  const double attention_readers = m.is_mla() ? 2 : 3;
+  const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
+  // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
+  double norms = m.norms_per_layer == 1
+                     ? NormBytesPerToken(m, in, attention_readers + mlp_readers)
+                     : NormBytesPerToken(m, in, attention_readers) +
+                           NormBytesPerToken(m, in, mlp_readers);
+  if (m.norms_per_layer > 2) {
+    ActivationInput plain = in;
+    plain.autocast = false;
+    norms += (m.norms_per_layer - 2) * NormBytesPerToken(m, plain, 1);
+  }
+  double bytes = norms / h_split;
   bytes += c * attention / tp;
-  if (m.qk_norm != ModelArch::QkNorm::kNone) bytes += (4 + c) * (q + kv) / tp;
+  if (m.qk_norm != ModelArch::QkNorm::kNone)
+    bytes += (in.frozen_base ? 4 : 4 + c) * (q + kv) / tp;
   if (in.attention == AttentionKind::kEager) {
     double span = m.WindowOfLayer(layer) > 0
                       ? std::min<double>(in.context_len, static_cast<double>(m.WindowOfLayer(layer)))
                       : in.context_len;
     bytes += (4 + c) * m.num_attention_heads * span / tp;
   }
-  const double mlp_factor = m.gated_mlp ? 4 : 2;
+  // A frozen down_proj / fc2 does not keep its input.
+  const double mlp_factor = (m.gated_mlp ? 4 : 2) - (in.frozen_base ? 1 : 0);
   if (m.IsMoeLayer(layer)) {
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     bytes += k * (c * h + mlp_factor * c * m.expert_intermediate_size) / tp;
@@ -60,8 +129,12 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
                                                                : m.intermediate_size;
     bytes += mlp_factor * c * width / tp;
   }
-  if (in.lora_rank > 0) bytes += 7 * 2 * c * in.lora_rank;  // q k v o gate up down
-  return bytes;
+  return bytes + LoraBytesPerTokenLayer(m, layer, in);
+}
+
+double FinalNormBytesPerToken(const ModelArch& m, const ActivationInput& in) {
+  const double h_split = in.sequence_parallel ? std::max(in.tp, 1) : 1;
+  return NormBytesPerToken(m, in, 1) / h_split;  // read by the LM head alone
 }
 
 ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput& in) {
@@ -80,8 +153,10 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   out.layer_bytes = largest * in.tokens;
   const double in_flight = std::max(in.in_flight_microbatches, 1.0);
   const double h_split = in.sequence_parallel ? std::max(in.tp, 1) : 1;
-  // The input of each layer (the residual stream) is what a checkpoint keeps.
-  const double checkpoint = in.compute_bytes * m.hidden_size / h_split * in.tokens;
+  // The input of each layer (the residual stream) is what a checkpoint keeps; fp32 under
+  // autocast, whose residual stream keeps the weights' dtype.
+  const double residual_bytes = in.autocast ? 4 : in.compute_bytes;
+  const double checkpoint = residual_bytes * m.hidden_size / h_split * in.tokens;
   switch (in.recompute) {
     case Recompute::kFull:
       out.stored_bytes = checkpoint * layers * in_flight;

@@ -25,7 +25,15 @@ struct ActivationInput {
   Recompute recompute = Recompute::kNone;  ///< grad_ckpt == kFull with one layer live
   int layers = 1;             ///< layers on this GPU (pipeline stage)
   double in_flight_microbatches = 1;  ///< pipeline 1F1B: min(pp, micro-batches per step)
-  int lora_rank = 0;          ///< LoRA on every linear adds its r-dim outputs
+  /// The layers' weights are frozen (LoRA, a reference model): an op keeps the input a frozen
+  /// weight multiplies only when something else needs it.
+  bool frozen_base = false;
+  int lora_rank = 0;          ///< > 0: LoRA adapters, in fp32 as PEFT keeps them
+  bool lora_all_linear = false;  ///< adapters on every linear layer, else q_proj and v_proj
+  bool lora_dropout = true;      ///< dropout in front of each adapter (a mask per input)
+  /// torch.autocast over fp32 weights (plain mixed precision): the residual stream stays fp32,
+  /// and every linear layer makes and keeps its own 16-bit copy of its input.
+  bool autocast = false;
 };
 
 struct ActivationEstimate {
@@ -37,6 +45,9 @@ struct ActivationEstimate {
 /// Bytes per token of one decoder layer's saved activations (no recompute).
 double LayerActivationBytesPerToken(const ModelArch& arch, int64_t layer,
                                     const ActivationInput& in);
+
+/// Bytes per token of the final norm in front of the LM head (not a decoder layer's).
+double FinalNormBytesPerToken(const ModelArch& arch, const ActivationInput& in);
 
 ActivationEstimate EstimateActivations(const ModelArch& arch, const ActivationInput& in);
 

@@ -10,15 +10,29 @@ namespace gpulint::est {
 /// includes the context).
 inline constexpr double kCudaContextGib = 0.5;
 
+/// The same for a training process, measured: nvidia-smi's figure for the process minus torch's
+/// reserved peak was 0.68-0.75 GiB (median 0.75) over 180 training and scoring runs on an H100
+/// (torch 2.11, CUDA 13; bench/gpu/results). A training step loads more kernels (backward,
+/// optimizer, loss) than an engine's forward, and CUDA loads modules lazily.
+inline constexpr double kTrainingCudaContextGib = 0.75;
+
+/// cuBLAS and cuBLASLt workspaces, which PyTorch takes from its caching allocator, so they count
+/// in torch's allocated peak: 32 MiB each on Hopper, as cuBLAS recommends (4 MiB before Hopper).
+/// Measured: the H100 runs' allocated peak at the optimizer step sits 0.06-0.09 GiB above the
+/// parameters, gradients and moments.
+inline constexpr double kCublasWorkspaceGib = 0.0625;
+
 /// NCCL communicator buffers per process when it talks to other GPUs: vLLM sees ~0.45 GiB more
 /// non-torch memory at TP>=2 than at TP=1 (llm-d capacity planner: 0.15 vs 0.6 GiB).
 inline constexpr double kNcclGib = 0.45;
 
 /// Caching-allocator slack between the live-tensor peak and reserved memory: freed blocks that
-/// cannot be reused for a larger request. Megatron's estimator adds 5%, a ROCm fork 7%.
+/// cannot be reused for a larger request. Megatron's estimator adds 5%, a ROCm fork 7%; the H100
+/// training runs of bench/gpu/results measured a median of 7.4% (90th percentile 24%).
 inline constexpr double kAllocatorSlackFraction = 0.07;
 
-/// The device total of a process given its reserved peak and whether it uses NCCL.
-double DeviceTotal(double reserved_bytes, bool uses_nccl);
+/// The device total of a process given its reserved peak, its CUDA context and whether it uses
+/// NCCL.
+double DeviceTotal(double reserved_bytes, bool uses_nccl, double context_gib = kCudaContextGib);
 
 }  // namespace gpulint::est

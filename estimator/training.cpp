@@ -33,22 +33,6 @@ double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare&
   return ((per_layer + experts) * layers + head) / std::max(in.tp, 1);
 }
 
-// Dropout in front of each adapter (lora_dropout > 0) keeps its boolean mask and its output
-// (the adapter's input) for backward: 3 bytes per input element of every adapted linear.
-double LoraDropoutBytesPerTokenLayer(const ModelArch& m, const TrainingInput& in) {
-  if (!in.lora_dropout || in.lora_rank <= 0) return 0;
-  const double h = static_cast<double>(m.hidden_size);
-  const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
-  double inputs = 2 * h;  // q_proj and v_proj read the normalized hidden state
-  if (in.lora_all_linear) {
-    inputs = 3 * h + q;   // q, k, v on h; o_proj on the attention output
-    double width = m.is_moe() ? m.expert_intermediate_size * m.experts_per_token
-                              : m.intermediate_size;
-    inputs += 2 * h + width;  // gate and up on h; down on the MLP width
-  }
-  return 3 * inputs / std::max(in.tp, 1);
-}
-
 }  // namespace
 
 Breakdown EstimateTraining(const TrainingInput& in) {
@@ -148,34 +132,52 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   act.recompute = in.recompute;
   act.layers = share.layers;
   act.in_flight_microbatches = in.pp > 1 ? std::min(in.pp, std::max(in.grad_accum, 1)) : 1;
+  act.frozen_base = frozen_base;
   act.lora_rank = in.lora_rank;
+  act.lora_all_linear = in.lora_all_linear;
+  act.lora_dropout = in.lora_dropout;
+  // Plain mixed precision runs the forward under torch.autocast over the fp32 master weights.
+  // DeepSpeed and Megatron keep 16-bit weights, FSDP gathers them in 16 bits, and a frozen base
+  // is stored in 16 bits: none of them computes on fp32 weights.
+  act.autocast = in.style == TrainerStyle::kPlain && HasMasterCopy(in.precision) && !frozen_base &&
+                 in.sharding != Sharding::kParameters && !in.offload_params;
   ActivationEstimate activation = EstimateActivations(m, act);
-  // LoRA dropout copies are kept per layer like any other saved activation (only the layer
-  // inputs survive under checkpointing).
-  if (const double dropout = LoraDropoutBytesPerTokenLayer(m, in); dropout > 0) {
-    activation.layer_bytes += dropout * tokens;
-    if (in.recompute != Recompute::kFull)
-      activation.stored_bytes += dropout * tokens * share.layers * act.in_flight_microbatches;
-  }
   const double vocab_per_rank = static_cast<double>(m.vocab_size) / std::max(in.tp, 1);
-  // Unfused loss: 16-bit logits, their fp32 upcast, and the fp32 log-softmax / gradient
-  // (ms-swift #6966 measured ~10.6 bytes per logit). Megatron's vocab-parallel loss keeps the
-  // 16-bit logits and one fp32 softmax.
-  double logit_bytes = in.style == TrainerStyle::kMegatron ? c + 4 : c + 4 + 4;
-  if (in.precision == Precision::kFp32) logit_bytes = 4 + 4;
-  if (in.forward_only) logit_bytes = c + 4;
+  // HF's loss (transformers' ForCausalLMLoss) upcasts the 16-bit logits to fp32 and takes
+  // log_softmax, another fp32 tensor: c + 8 bytes per logit in forward. The backward of the
+  // log-softmax then holds its saved output, the incoming gradient and its own result, all fp32:
+  // 12 bytes, the larger. Measured on an H100 (bench/gpu/results): without checkpointing, the
+  // peak grows by 12 x vocabulary bytes per token on top of the layers' activations, in bf16 and
+  // under autocast. Megatron's vocab-parallel loss keeps the 16-bit logits and one fp32 softmax.
+  double logit_bytes = in.style == TrainerStyle::kMegatron ? c + 4 : 12;
+  if (in.forward_only) logit_bytes = (c < 4 ? c + 4 : 4) + 4;
   double logits = in.fused_cross_entropy ? 0 : tokens * vocab_per_rank * logit_bytes;
   // An adapted LM head adds its own vocabulary-sized output to the logits.
   if (in.lora_lm_head) logits += tokens * vocab_per_rank * c;
   double stored = in.forward_only ? 0 : activation.stored_bytes;
+  // The final norm's saved tensors sit beside the logits at the loss.
+  double final_norm = in.forward_only ? 0 : FinalNormBytesPerToken(m, act) * tokens;
   // One layer's activations (or their gradients) are live beyond what is stored: the layer
   // being recomputed under checkpointing, or the first layer's input gradients in backward.
+  // That happens after the loss's buffers are freed, so it competes with them for the peak.
   double transient = activation.layer_bytes * (in.recompute == Recompute::kFull ? 2 : 1);
   if (in.pp > 1) {
     // The last stage holds the logits but only one micro-batch in flight; the first stage holds
     // pp micro-batches. Take the heavier.
     double last_stage = activation.stored_bytes / act.in_flight_microbatches + logits;
-    if (stored >= last_stage) logits = 0;
+    if (stored >= last_stage) logits = final_norm = 0;
+  }
+  // Autocast caches a 16-bit copy of each fp32 weight it casts, and each matmul keeps its copy
+  // for backward: every linear layer's weight without checkpointing; with it, only the LM head
+  // (tied to the embedding or not), which sits outside the checkpointed layers. Measured: the
+  // peak's intercept over weights and optimizer states is 2 bytes x these parameters (Qwen2.5,
+  // Qwen3, Llama-3.2 on an H100, bench/gpu/results).
+  const double head_params = logits > 0 ? vocab_per_rank * static_cast<double>(m.hidden_size) : 0;
+  double autocast_copies = 0;
+  if (act.autocast) {
+    const double layers = share.attention_linear + share.dense_mlp_linear + share.expert_linear +
+                          share.shared_expert_linear;
+    autocast_copies = c * (head_params + (in.recompute == Recompute::kFull ? 0 : layers));
   }
 
   // bitsandbytes paged optimizers keep their states in CUDA unified memory, outside PyTorch's
@@ -188,8 +190,33 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const bool grads_persistent =
       in.style != TrainerStyle::kPlain || in.gpus > 1 || in.grad_accum > 1;
   const double persistent = weights + master + allocator_states + gathered;
-  const double phase_forward = persistent + (grads_persistent ? grads : 0) + stored + logits +
-                               transient;
+  // Gradients produced during backward (none yet at the loss); the LM head's come first.
+  const double new_grads = grads_persistent ? 0 : grads;
+  const double head_grads =
+      frozen_base || trainable <= 0 ? 0 : new_grads * std::min(1.0, head_params / trainable);
+  // Three candidate peaks between forward and backward. Backward frees each layer's saved
+  // tensors as it adds that layer's gradients, so between the last layer and the first the
+  // total moves in a straight line and the ends bound it.
+  struct Candidate {
+    const char* phase;
+    double activations, logits, gradients, copies;
+    double Sum() const { return activations + logits + gradients + copies; }
+  };
+  const double layers_here = std::max(share.layers, 1);
+  const Candidate candidates[] = {
+      // At the loss: every saved activation, the final norm and the loss's buffers.
+      {"loss (end of forward / start of backward)", stored + final_norm, logits, 0,
+       autocast_copies},
+      // Backward through the last layer: one layer live (recomputed under checkpointing, with
+      // its gradients) beside everything saved and the LM head's gradient.
+      {"backward through the last layer", stored + transient, 0, head_grads, autocast_copies},
+      // Backward through the first layer: its saved share, one layer live and every gradient.
+      {"backward through the first layer", stored / layers_here + transient, 0, new_grads, 0},
+  };
+  const Candidate* worst = &candidates[0];
+  for (const Candidate& candidate : candidates)
+    if (candidate.Sum() > worst->Sum()) worst = &candidate;
+  const double phase_forward = persistent + (grads_persistent ? grads : 0) + worst->Sum();
   // The optimizer step: every gradient, plus foreach AdamW's temporary (the sqrt of the second
   // moment, one state-sized tensor) on frameworks that step with torch.optim.
   double step_temporary = 0;
@@ -198,20 +225,25 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     step_temporary = states / 2;
   const double phase_step = persistent + grads + step_temporary;
 
-  b.weights = weights;
   b.optimizer = master + states;
-  b.activations = stored + transient;
-  b.logits = logits;
+  b.weights = weights;
   if (phase_forward >= phase_step) {
-    b.peak_phase = in.forward_only ? "forward" : "end of forward / start of backward";
+    b.peak_phase = in.forward_only ? "forward" : worst->phase;
     b.torch_allocated = phase_forward;
-    b.gradients = grads_persistent ? grads : 0;
+    b.gradients = (grads_persistent ? grads : 0) + worst->gradients;
+    // Autocast's weight copies are tensors autograd saves for backward, like activations, and
+    // are gone after it: they belong there, not with the weights a user sizes.
+    b.activations = worst->activations + worst->copies;
+    b.logits = worst->logits;
+    if (worst->copies > 0)
+      b.terms.push_back({"autocast weight copies", worst->copies,
+                         in.recompute == Recompute::kFull
+                             ? "16-bit copy of the LM head kept for backward"
+                             : "16-bit copy of every linear weight kept for backward"});
   } else {
     b.peak_phase = "optimizer step";
     b.torch_allocated = phase_step;
     b.gradients = grads;
-    b.activations = 0;
-    b.logits = 0;
     if (step_temporary > 0)
       b.terms.push_back({"optimizer step temporaries", step_temporary,
                          "foreach AdamW keeps one state-sized temporary"});
@@ -219,8 +251,10 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (gathered > 0) b.terms.push_back({"gathered layers", gathered,
                                        "ZeRO-3/FSDP: current and prefetched layer in 16 bits"});
   b.weights += gathered;
+  const double workspace = GibToBytes(kCublasWorkspaceGib);
+  b.torch_allocated += workspace;
   b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
-  b.total = DeviceTotal(b.torch_reserved, in.gpus > 1);
+  b.total = DeviceTotal(b.torch_reserved, in.gpus > 1, kTrainingCudaContextGib);
   if (paged_states > 0) {
     double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));
     b.total += resident;
@@ -228,7 +262,8 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                        fmt::format("unified memory: {:.1f} GiB on the GPU, the rest paged out",
                                    BytesToGib(resident))});
   }
-  b.overhead = b.total - b.torch_allocated;
+  // The workspaces are allocated tensors but belong to no term of the model: overhead.
+  b.overhead = b.total - (b.torch_allocated - workspace);
   b.terms.push_back({"activations per token per layer", activation.per_token_layer,
                      fmt::format("{:.0f} tokens x {} layers", tokens, share.layers)});
   return b;

@@ -1,7 +1,8 @@
 // Per-GPU peak memory of a training step: a ledger of persistent memory (weights, master copy,
-// gradients, optimizer states) plus the transient peak of the worse of two phases — the end of
-// the forward pass (all saved activations and the logits/loss buffers) and the optimizer step
-// (all gradients and the step's temporaries).
+// gradients, optimizer states) plus the worst transient moment — at the loss (all saved
+// activations and the loss's buffers), in backward through the last or the first layer (one
+// layer live beside what is saved and the gradients made so far), or the optimizer step (all
+// gradients and the step's temporaries). Checked against H100 runs in bench/gpu/results.
 #pragma once
 
 #include <string>

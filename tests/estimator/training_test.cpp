@@ -5,7 +5,9 @@
 
 #include "estimator/activations.h"
 #include "estimator/param_count.h"
+#include "estimator/overhead.h"
 #include "estimator/param_share.h"
+#include "estimator/units.h"
 
 using namespace gpulint::est;
 
@@ -35,6 +37,12 @@ TrainingInput TinyInput(const ModelArch& m) {
   return in;
 }
 
+double TermBytes(const Breakdown& b, const std::string& name) {
+  for (const Term& term : b.terms)
+    if (term.name == name) return term.bytes;
+  return 0;
+}
+
 }  // namespace
 
 TEST_CASE("activations per token per layer, counted by hand", "[estimator][activations]") {
@@ -59,6 +67,41 @@ TEST_CASE("activations per token per layer, counted by hand", "[estimator][activ
   CHECK(LayerActivationBytesPerToken(m, 0, in) == 64 + 12 + 32);
 }
 
+TEST_CASE("autocast keeps the fp32 residual and one 16-bit input copy per linear",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.autocast = true;
+  // Attention norm: fp32 input and normalized value (8 x h=4) + 3 copies for q, k, v (2 x 3 x 4)
+  // = 56; MLP norm: 32 + 2 copies for gate and up (16) = 48. Attention and MLP as in 16 bits.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 56 + 48 + 24 + 64);
+  // The final norm feeds the LM head alone: 32 + 8.
+  CHECK(FinalNormBytesPerToken(m, in) == 40);
+}
+
+TEST_CASE("a frozen base keeps no input for its own weights, LoRA adds fp32 copies",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.frozen_base = true;
+  // Norms keep their fp32 upcast alone (4 x h=4, twice); attention as before (24); the gated MLP
+  // drops the product in front of down_proj: 3 x 2 x I=8 = 48.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 32 + 24 + 48);
+  // LoRA rank 1 on q and v with dropout: 5 bytes per input element (h each) + 4 bytes of the
+  // r-wide output per adapter: 5 x 8 + 4 x 2 = 48.
+  in.lora_rank = 1;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 48);
+  // On every linear: inputs q, k, v, gate, up on h (5 x 4), o_proj on the attention output (4)
+  // and down_proj on I (8) = 32 elements x 5, and 7 adapters x 4.
+  in.lora_all_linear = true;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 160 + 28);
+  // Without dropout the fp32 copy alone: 4 bytes per element.
+  in.lora_dropout = false;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 128 + 28);
+}
+
 TEST_CASE("checkpointing keeps one hidden state per layer plus one layer live",
           "[estimator][activations]") {
   ModelArch m = Tiny();
@@ -71,6 +114,8 @@ TEST_CASE("checkpointing keeps one hidden state per layer plus one layer live",
   in.recompute = Recompute::kFull;
   ActivationEstimate full = EstimateActivations(m, in);
   CHECK(full.stored_bytes == 2 * 4 * 16 * 2);  // c x h x tokens x layers
+  in.autocast = true;                          // the residual stream is fp32
+  CHECK(EstimateActivations(m, in).stored_bytes == 4 * 4 * 16 * 2);
 }
 
 TEST_CASE("plain mixed precision: fp32 weights, fp32 grads, two fp32 moments",
@@ -78,22 +123,66 @@ TEST_CASE("plain mixed precision: fp32 weights, fp32 grads, two fp32 moments",
   ModelArch m = Tiny();
   TrainingInput in = TinyInput(m);
   Breakdown b = EstimateTraining(in);
+  // Autocast's 16-bit weight copies: linear layers (48 attention + 96 MLP) x 2 layers + the
+  // head's 40, x 2 bytes = 656, saved for backward like activations.
+  CHECK(TermBytes(b, "autocast weight copies") == 656);
   CHECK(b.weights == 4 * 388);
   CHECK(b.optimizer == 8 * 388);
-  // Forward peak: 12 x 388 persistent + 152 x 16 x 2 stored + 152 x 16 live layer
-  //   + 16 tokens x 10 vocab x 10 bytes of logits = 4656 + 4864 + 2432 + 1600 = 13552.
+  // Persistent: 4P weights + 8P moments = 4656. Saved activations under autocast: 192 bytes per
+  // token and layer (see above) x 16 tokens x 2 layers = 6144. Candidates:
+  //   at the loss: 6144 + final norm 40 x 16 + logits 12 x 16 x 10 + copies 656 = 9360;
+  //   last layer: 6144 + one layer live 192 x 16 + the head's fp32 gradient 4 x 40 + 656 = 10032;
+  //   first layer: 6144 / 2 + 3072 + every fp32 gradient 4 x 388 = 7696.
   // Step: 4P + 4P grads + 8P moments + 4P foreach temporary = 20 x 388 = 7760.
-  CHECK(b.torch_allocated == 13552);
-  CHECK(b.peak_phase == "end of forward / start of backward");
+  // cuBLAS's workspaces come on top.
+  CHECK(b.torch_allocated == 4656 + 10032 + GibToBytes(kCublasWorkspaceGib));
+  CHECK(b.peak_phase == "backward through the last layer");
+  CHECK(b.activations == 6144 + 3072 + 656);
+  CHECK(b.gradients == 160);
 }
 
-TEST_CASE("pure bf16 halves every state", "[estimator][training]") {
+TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to backward",
+          "[estimator][training]") {
   ModelArch m = Tiny();
+  m.vocab_size = 100;  // 1108 parameters: embedding and head of 400 each
+  TrainingInput in = TinyInput(m);
+  in.precision = Precision::kBf16;  // no autocast: 16-bit norms, no weight copies
+  in.seq_len = 1024;
+  Breakdown b = EstimateTraining(in);
+  // Stored: 152 x 1024 x 2 = 311296, plus the final norm (4 + 4) x 4 x 1024 = 32768 and the
+  // logits 12 x 1024 x 100 = 1228800 at the loss, which beats one layer live (155648) beside the
+  // head's 16-bit gradient (800).
+  CHECK(b.peak_phase == "loss (end of forward / start of backward)");
+  CHECK(b.logits == 1228800);
+  CHECK(b.activations == 311296 + 32768);
+  CHECK(b.gradients == 0);
+
+  ModelArch small_vocab = Tiny();
+  TrainingInput ckpt = TinyInput(small_vocab);
+  ckpt.precision = Precision::kBf16;
+  ckpt.seq_len = 1024;
+  ckpt.recompute = Recompute::kFull;
+  Breakdown c = EstimateTraining(ckpt);
+  // Checkpoints 2 x 4 x 1024 x 2 = 16384; the recomputed layer and its gradients (2 x 155648)
+  // outweigh the loss's 32768 + 12 x 1024 x 10; the head's gradient is 2 x 40.
+  CHECK(c.peak_phase == "backward through the last layer");
+  CHECK(c.activations == 16384 + 2 * 155648);
+  CHECK(c.logits == 0);
+  CHECK(c.gradients == 80);
+}
+
+TEST_CASE("a forward-only pass keeps c + 8 bytes per logit", "[estimator][training]") {
+  ModelArch m = Tiny();
+  m.vocab_size = 100;
   TrainingInput in = TinyInput(m);
   in.precision = Precision::kBf16;
+  in.forward_only = true;
+  in.seq_len = 1024;
   Breakdown b = EstimateTraining(in);
-  CHECK(b.weights == 2 * 388);
-  CHECK(b.optimizer == 4 * 388);
+  CHECK(b.peak_phase == "forward");
+  CHECK(b.logits == 10.0 * 1024 * 100);  // 16-bit logits, fp32 upcast, fp32 log-softmax
+  CHECK(b.gradients == 0);
+  CHECK(b.optimizer == 0);
 }
 
 TEST_CASE("DeepSpeed and Megatron layouts", "[estimator][training]") {
@@ -124,10 +213,11 @@ TEST_CASE("ZeRO-3 over N GPUs divides model states by N", "[estimator][training]
     sharded.sharding = Sharding::kParameters;
     sharded.shard_group = 8;
     Breakdown a = EstimateTraining(one), b = EstimateTraining(sharded);
-    double gathered = 0;
-    for (const Term& term : b.terms)
-      if (term.name == "gathered layers") gathered = term.bytes;
-    CHECK(b.weights - gathered == Approx(a.weights / 8));
+    // Unsharded plain mixed precision computes under autocast on fp32 weights; sharded, FSDP
+    // gathers 16-bit layers instead.
+    const double copies = TermBytes(a, "autocast weight copies");
+    CHECK((style == TrainerStyle::kPlain) == (copies > 0));
+    CHECK(b.weights - TermBytes(b, "gathered layers") == Approx(a.weights / 8));
     CHECK(b.optimizer == Approx(a.optimizer / 8));
   }
 }
