@@ -144,16 +144,21 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   ActivationEstimate activation = EstimateActivations(m, act);
   const double vocab_per_rank = static_cast<double>(m.vocab_size) / std::max(in.tp, 1);
   // HF's loss (transformers' ForCausalLMLoss) upcasts the 16-bit logits to fp32 and takes
-  // log_softmax, another fp32 tensor: c + 8 bytes per logit in forward. The backward of the
-  // log-softmax then holds its saved output, the incoming gradient and its own result, all fp32:
-  // 12 bytes, the larger. Measured on an H100 (bench/gpu/results): without checkpointing, the
-  // peak grows by 12 x vocabulary bytes per token on top of the layers' activations, in bf16 and
-  // under autocast. Megatron's vocab-parallel loss keeps the 16-bit logits and one fp32 softmax.
-  double logit_bytes = in.style == TrainerStyle::kMegatron ? c + 4 : 12;
-  if (in.forward_only) logit_bytes = (c < 4 ? c + 4 : 4) + 4;
-  double logits = in.fused_cross_entropy ? 0 : tokens * vocab_per_rank * logit_bytes;
-  // An adapted LM head adds its own vocabulary-sized output to the logits.
-  if (in.lora_lm_head) logits += tokens * vocab_per_rank * c;
+  // log_softmax, another fp32 tensor: c + 8 bytes per logit in forward, while the model still
+  // holds its 16-bit logits. The backward of the log-softmax then holds its saved output, the
+  // incoming gradient and its own result, all fp32: 12 bytes. Measured on an H100
+  // (bench/gpu/results): without checkpointing the peak grows by 12 x vocabulary bytes per
+  // token on top of the layers' activations. Megatron's vocab-parallel loss keeps the 16-bit
+  // logits and one fp32 softmax.
+  const bool megatron = in.style == TrainerStyle::kMegatron;
+  const double forward_logit_bytes = megatron ? c + 4 : (c < 4 ? c + 4 : 4) + 4;
+  const double backward_logit_bytes = megatron ? c + 4 : 12;
+  const double logit_count = in.fused_cross_entropy ? 0 : tokens * vocab_per_rank;
+  // An adapted LM head adds its own vocabulary-sized output (c bytes per logit).
+  const double lora_head_bytes = in.lora_lm_head ? tokens * vocab_per_rank * c : 0;
+  double logits_in_forward = logit_count * forward_logit_bytes + lora_head_bytes;
+  double logits_in_backward =
+      in.forward_only ? 0 : logit_count * backward_logit_bytes + lora_head_bytes;
   double stored = in.forward_only ? 0 : activation.stored_bytes;
   // The final norm's saved tensors sit beside the logits at the loss.
   double final_norm = in.forward_only ? 0 : FinalNormBytesPerToken(m, act) * tokens;
@@ -161,23 +166,31 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // being recomputed under checkpointing, or the first layer's input gradients in backward.
   // That happens after the loss's buffers are freed, so it competes with them for the peak.
   double transient = activation.layer_bytes * (in.recompute == Recompute::kFull ? 2 : 1);
+  bool head_here = true;
   if (in.pp > 1) {
     // The last stage holds the logits but only one micro-batch in flight; the first stage holds
     // pp micro-batches. Take the heavier.
-    double last_stage = activation.stored_bytes / act.in_flight_microbatches + logits;
-    if (stored >= last_stage) logits = final_norm = 0;
+    double last_stage = activation.stored_bytes / act.in_flight_microbatches + logits_in_backward;
+    if (stored >= last_stage) {
+      head_here = false;
+      logits_in_forward = logits_in_backward = final_norm = 0;
+    }
   }
-  // Autocast caches a 16-bit copy of each fp32 weight it casts, and each matmul keeps its copy
-  // for backward: every linear layer's weight without checkpointing; with it, only the LM head
-  // (tied to the embedding or not), which sits outside the checkpointed layers. Measured: the
-  // peak's intercept over weights and optimizer states is 2 bytes x these parameters (Qwen2.5,
-  // Qwen3, Llama-3.2 on an H100, bench/gpu/results).
-  const double head_params = logits > 0 ? vocab_per_rank * static_cast<double>(m.hidden_size) : 0;
-  double autocast_copies = 0;
+  // Autocast caches a 16-bit copy of each fp32 weight it casts until the autocast region ends,
+  // and trainers compute the loss inside it: at the loss in forward every linear weight has its
+  // copy. Backward runs outside autocast; there only the copies matmuls saved remain: every
+  // layer's without checkpointing, with it only the LM head's (tied to the embedding or not),
+  // which sits outside the checkpointed layers. Measured: the peak's intercept over weights and
+  // optimizer states is 2 bytes x these parameters (bench/gpu/results: Qwen2.5, Qwen3, Llama
+  // without checkpointing; TinyLlama and SmolLM2, whose small vocabularies put the peak at the
+  // forward's loss, with it).
+  const double head_params = head_here ? vocab_per_rank * static_cast<double>(m.hidden_size) : 0;
+  double copies_in_forward = 0, copies_in_backward = 0;
   if (act.autocast) {
     const double layers = share.attention_linear + share.dense_mlp_linear + share.expert_linear +
                           share.shared_expert_linear;
-    autocast_copies = c * (head_params + (in.recompute == Recompute::kFull ? 0 : layers));
+    copies_in_forward = c * (head_params + layers);
+    copies_in_backward = c * (head_params + (in.recompute == Recompute::kFull ? 0 : layers));
   }
 
   // bitsandbytes paged optimizers keep their states in CUDA unified memory, outside PyTorch's
@@ -194,9 +207,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const double new_grads = grads_persistent ? 0 : grads;
   const double head_grads =
       frozen_base || trainable <= 0 ? 0 : new_grads * std::min(1.0, head_params / trainable);
-  // Three candidate peaks between forward and backward. Backward frees each layer's saved
-  // tensors as it adds that layer's gradients, so between the last layer and the first the
-  // total moves in a straight line and the ends bound it.
+  // Candidate peaks between forward and backward. Backward frees each layer's saved tensors as
+  // it adds that layer's gradients, so between the last layer and the first the total moves in
+  // a straight line and the ends bound it.
   struct Candidate {
     const char* phase;
     double activations, logits, gradients, copies;
@@ -204,12 +217,14 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   };
   const double layers_here = std::max(share.layers, 1);
   const Candidate candidates[] = {
-      // At the loss: every saved activation, the final norm and the loss's buffers.
-      {"loss (end of forward / start of backward)", stored + final_norm, logits, 0,
-       autocast_copies},
+      // The loss in forward: every saved activation, the final norm, the 16-bit logits with
+      // their fp32 copies, and autocast's whole cache.
+      {"the loss in forward", stored + final_norm, logits_in_forward, 0, copies_in_forward},
+      // The loss's backward: the log-softmax's fp32 buffers and the copies saved for backward.
+      {"the loss in backward", stored + final_norm, logits_in_backward, 0, copies_in_backward},
       // Backward through the last layer: one layer live (recomputed under checkpointing, with
       // its gradients) beside everything saved and the LM head's gradient.
-      {"backward through the last layer", stored + transient, 0, head_grads, autocast_copies},
+      {"backward through the last layer", stored + transient, 0, head_grads, copies_in_backward},
       // Backward through the first layer: its saved share, one layer live and every gradient.
       {"backward through the first layer", stored / layers_here + transient, 0, new_grads, 0},
   };
@@ -237,9 +252,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     b.logits = worst->logits;
     if (worst->copies > 0)
       b.terms.push_back({"autocast weight copies", worst->copies,
-                         in.recompute == Recompute::kFull
+                         worst->copies < copies_in_forward
                              ? "16-bit copy of the LM head kept for backward"
-                             : "16-bit copy of every linear weight kept for backward"});
+                             : "16-bit copy of every linear weight, cached or kept for backward"});
   } else {
     b.peak_phase = "optimizer step";
     b.torch_allocated = phase_step;

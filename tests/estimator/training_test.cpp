@@ -152,7 +152,7 @@ TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to
   // Stored: 152 x 1024 x 2 = 311296, plus the final norm (4 + 4) x 4 x 1024 = 32768 and the
   // logits 12 x 1024 x 100 = 1228800 at the loss, which beats one layer live (155648) beside the
   // head's 16-bit gradient (800).
-  CHECK(b.peak_phase == "loss (end of forward / start of backward)");
+  CHECK(b.peak_phase == "the loss in backward");
   CHECK(b.logits == 1228800);
   CHECK(b.activations == 311296 + 32768);
   CHECK(b.gradients == 0);
@@ -169,6 +169,24 @@ TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to
   CHECK(c.activations == 16384 + 2 * 155648);
   CHECK(c.logits == 0);
   CHECK(c.gradients == 80);
+}
+
+TEST_CASE("the loss in forward holds autocast's whole weight cache", "[estimator][training]") {
+  ModelArch m = Tiny();
+  m.vocab_size = 40;  // embedding and head of 160 each, 288 in the layers
+  TrainingInput in = TinyInput(m);
+  in.gpus = 2;  // gradients are persistent: they do not decide between the moments
+  in.seq_len = 4;
+  in.recompute = Recompute::kFull;
+  Breakdown b = EstimateTraining(in);
+  // Checkpoints in fp32: 4 x 4 x 4 tokens x 2 layers = 128; final norm 40 x 4 = 160.
+  // In forward: logits 10 x 4 x 40 = 1600 and a 16-bit copy of every linear weight,
+  // 2 x (288 + 160) = 896: 2784. In backward: 12 x 160 = 1920 and the head's copy 320: 2528.
+  // Last layer: 128 + two layers' worth 2 x 192 x 4 + 320 = 1984.
+  CHECK(b.peak_phase == "the loss in forward");
+  CHECK(b.logits == 1600);
+  CHECK(TermBytes(b, "autocast weight copies") == 896);
+  CHECK(b.activations == 128 + 160 + 896);
 }
 
 TEST_CASE("a forward-only pass keeps c + 8 bytes per logit", "[estimator][training]") {
