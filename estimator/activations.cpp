@@ -1,6 +1,7 @@
 #include "estimator/activations.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace gpulint::est {
 namespace {
@@ -141,12 +142,25 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   ActivationEstimate out;
   const double layers = std::max(in.layers, 1);
   const double total_layers = std::max<double>(static_cast<double>(m.num_layers), 1);
-  // Average over the layers of the model (MoE and sliding-window layers differ).
+  // Average over the layers of the model (MoE and sliding-window layers differ). Layers differ
+  // in nothing else, so each kind is priced once: the tuner asks this thousands of times.
+  struct Kind {
+    bool moe;
+    int64_t window;
+    double per_token;
+  };
+  std::vector<Kind> kinds;
   double sum = 0, largest = 0;
   for (int64_t l = 0; l < m.num_layers; ++l) {
-    double per_token = LayerActivationBytesPerToken(m, l, in);
-    sum += per_token;
-    largest = std::max(largest, per_token);
+    const bool moe = m.IsMoeLayer(l);
+    const int64_t window = m.WindowOfLayer(l);
+    auto known = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& kind) {
+      return kind.moe == moe && kind.window == window;
+    });
+    if (known == kinds.end())
+      known = kinds.insert(kinds.end(), {moe, window, LayerActivationBytesPerToken(m, l, in)});
+    sum += known->per_token;
+    largest = std::max(largest, known->per_token);
   }
   if (m.num_layers == 0) largest = sum = LayerActivationBytesPerToken(m, 0, in);
   out.per_token_layer = sum / total_layers;
