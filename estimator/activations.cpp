@@ -133,6 +133,40 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   return bytes + LoraBytesPerTokenLayer(m, layer, in);
 }
 
+// Backward frees a block's saved tensors as it goes and holds only the block's own gradients at
+// once; the widest block decides:
+//  - a gated MLP's product rule holds the gradients of the product and of both factors (3cI; a
+//    plain MLP's activation 2cI); with an adapter on down_proj, PEFT's fp32 path adds the
+//    gradient of the adapter's input and of its dropout (8 bytes) and the cast back (c) of the
+//    product's width, beside the base gradient;
+//  - attention holds dq, dk, dv and the output's gradient; eager attention also the scores'
+//    gradient in 16 bits, in fp32 and the softmax's (c + 8 bytes per score).
+// Measured: with checkpointing, where one layer's backward sets the peak (eager attention, LoRA
+// with a small vocabulary), twice the saved activations missed by -10% to +8% (bench/gpu/results,
+// holdout sweeps); the saved activations plus this are within 3%.
+double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const ActivationInput& in) {
+  const double c = in.compute_bytes;
+  const double tp = std::max(in.tp, 1);
+  const double heads = static_cast<double>(m.num_attention_heads);
+  const double q = heads * m.head_dim;
+  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+  double attention = c * (2 * q + 2 * kv) / tp;
+  if (in.attention == AttentionKind::kEager) {
+    double span = m.WindowOfLayer(layer) > 0
+                      ? std::min<double>(in.context_len, static_cast<double>(m.WindowOfLayer(layer)))
+                      : in.context_len;
+    attention += (c + 8) * heads * span / tp;
+  }
+  double width = m.IsMoeLayer(layer)
+                     ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
+                           static_cast<double>(m.expert_intermediate_size)
+                     : (m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
+                                                                    : m.intermediate_size);
+  double mlp = (m.gated_mlp ? 3 : 2) * c * width / tp;
+  if (in.lora_rank > 0 && in.lora_all_linear) mlp = std::max(mlp, (8 + 2 * c) * width / tp);
+  return std::max(attention, mlp);
+}
+
 double FinalNormBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const double h_split = in.sequence_parallel ? std::max(in.tp, 1) : 1;
   return NormBytesPerToken(m, in, 1) / h_split;  // read by the LM head alone
@@ -147,24 +181,26 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   struct Kind {
     bool moe;
     int64_t window;
-    double per_token;
+    double per_token, backward_per_token;
   };
   std::vector<Kind> kinds;
-  double sum = 0, largest = 0;
-  for (int64_t l = 0; l < m.num_layers; ++l) {
+  double sum = 0, largest = 0, largest_backward = 0;
+  for (int64_t l = 0; l < std::max<int64_t>(m.num_layers, 1); ++l) {
     const bool moe = m.IsMoeLayer(l);
     const int64_t window = m.WindowOfLayer(l);
     auto known = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& kind) {
       return kind.moe == moe && kind.window == window;
     });
     if (known == kinds.end())
-      known = kinds.insert(kinds.end(), {moe, window, LayerActivationBytesPerToken(m, l, in)});
+      known = kinds.insert(kinds.end(), {moe, window, LayerActivationBytesPerToken(m, l, in),
+                                         LayerBackwardBytesPerToken(m, l, in)});
     sum += known->per_token;
     largest = std::max(largest, known->per_token);
+    largest_backward = std::max(largest_backward, known->backward_per_token);
   }
-  if (m.num_layers == 0) largest = sum = LayerActivationBytesPerToken(m, 0, in);
   out.per_token_layer = sum / total_layers;
   out.layer_bytes = largest * in.tokens;
+  out.backward_bytes = largest_backward * in.tokens;
   const double in_flight = std::max(in.in_flight_microbatches, 1.0);
   const double h_split = in.sequence_parallel ? std::max(in.tp, 1) : 1;
   // The input of each layer (the residual stream) is what a checkpoint keeps; fp32 under

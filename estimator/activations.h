@@ -39,12 +39,17 @@ struct ActivationInput {
 struct ActivationEstimate {
   double stored_bytes = 0;     ///< kept across the whole forward pass (checkpoints or all)
   double layer_bytes = 0;      ///< one layer's full activations (recompute and backward buffers)
+  double backward_bytes = 0;   ///< gradients alive at once while one layer runs backward
   double per_token_layer = 0;  ///< bytes per token per layer without recompute
 };
 
 /// Bytes per token of one decoder layer's saved activations (no recompute).
 double LayerActivationBytesPerToken(const ModelArch& arch, int64_t layer,
                                     const ActivationInput& in);
+
+/// Bytes per token of the gradients alive at once while one decoder layer runs backward, beside
+/// its saved activations: its widest block's.
+double LayerBackwardBytesPerToken(const ModelArch& arch, int64_t layer, const ActivationInput& in);
 
 /// Bytes per token of the final norm in front of the LM head (not a decoder layer's).
 double FinalNormBytesPerToken(const ModelArch& arch, const ActivationInput& in);

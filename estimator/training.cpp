@@ -162,10 +162,12 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   double stored = in.forward_only ? 0 : activation.stored_bytes;
   // The final norm's saved tensors sit beside the logits at the loss.
   double final_norm = in.forward_only ? 0 : FinalNormBytesPerToken(m, act) * tokens;
-  // One layer's activations (or their gradients) are live beyond what is stored: the layer
-  // being recomputed under checkpointing, or the first layer's input gradients in backward.
+  // Beyond what is stored, one layer's backward holds its gradients (and under checkpointing
+  // the layer's recomputed activations); a forward-only pass holds one layer's activations.
   // That happens after the loss's buffers are freed, so it competes with them for the peak.
-  double transient = activation.layer_bytes * (in.recompute == Recompute::kFull ? 2 : 1);
+  double transient = in.forward_only ? activation.layer_bytes
+                     : activation.backward_bytes +
+                           (in.recompute == Recompute::kFull ? activation.layer_bytes : 0);
   bool head_here = true;
   if (in.pp > 1) {
     // The last stage holds the logits but only one micro-batch in flight; the first stage holds

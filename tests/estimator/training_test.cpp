@@ -130,15 +130,35 @@ TEST_CASE("plain mixed precision: fp32 weights, fp32 grads, two fp32 moments",
   CHECK(b.optimizer == 8 * 388);
   // Persistent: 4P weights + 8P moments = 4656. Saved activations under autocast: 192 bytes per
   // token and layer (see above) x 16 tokens x 2 layers = 6144. Candidates:
-  //   at the loss: 6144 + final norm 40 x 16 + logits 12 x 16 x 10 + copies 656 = 9360;
-  //   last layer: 6144 + one layer live 192 x 16 + the head's fp32 gradient 4 x 40 + 656 = 10032;
-  //   first layer: 6144 / 2 + 3072 + every fp32 gradient 4 x 388 = 7696.
+  //   the loss in forward: 6144 + final norm 40 x 16 + logits 10 x 16 x 10 + copies 656 = 9040;
+  //   the loss in backward: the same with 12 bytes per logit = 9360;
+  //   last layer: 6144 + the MLP's gradients 48 x 16 + the head's fp32 gradient 4 x 40 + 656
+  //   = 7728; first layer: 6144 / 2 + 768 + every fp32 gradient 4 x 388 = 5392.
   // Step: 4P + 4P grads + 8P moments + 4P foreach temporary = 20 x 388 = 7760.
   // cuBLAS's workspaces come on top.
-  CHECK(b.torch_allocated == 4656 + 10032 + GibToBytes(kCublasWorkspaceGib));
-  CHECK(b.peak_phase == "backward through the last layer");
-  CHECK(b.activations == 6144 + 3072 + 656);
-  CHECK(b.gradients == 160);
+  CHECK(b.torch_allocated == 4656 + 9360 + GibToBytes(kCublasWorkspaceGib));
+  CHECK(b.peak_phase == "the loss in backward");
+  CHECK(b.activations == 6144 + 640 + 656);
+  CHECK(b.logits == 1920);
+  CHECK(b.gradients == 0);
+}
+
+TEST_CASE("one layer's backward holds its widest block's gradients", "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  // Attention: dq, dk, dv, dout = 2 x (2 x 4 + 2 x 2) = 24; the gated MLP's product rule:
+  // 3 x 2 x I=8 = 48.
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 48);
+  // Eager attention adds the scores' gradients, (2 + 8) x 2 heads x 16 positions.
+  in.attention = AttentionKind::kEager;
+  in.context_len = 16;
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 24 + 320);
+  // An fp32 adapter on down_proj: (8 + 2 x 2) x 8.
+  in.attention = AttentionKind::kFlash;
+  in.lora_rank = 4;
+  in.lora_all_linear = true;
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 96);
 }
 
 TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to backward",
@@ -163,10 +183,10 @@ TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to
   ckpt.seq_len = 1024;
   ckpt.recompute = Recompute::kFull;
   Breakdown c = EstimateTraining(ckpt);
-  // Checkpoints 2 x 4 x 1024 x 2 = 16384; the recomputed layer and its gradients (2 x 155648)
-  // outweigh the loss's 32768 + 12 x 1024 x 10; the head's gradient is 2 x 40.
+  // Checkpoints 2 x 4 x 1024 x 2 = 16384; the recomputed layer (155648) and its MLP's gradients
+  // (48 x 1024) outweigh the loss's 32768 + 12 x 1024 x 10; the head's gradient is 2 x 40.
   CHECK(c.peak_phase == "backward through the last layer");
-  CHECK(c.activations == 16384 + 2 * 155648);
+  CHECK(c.activations == 16384 + 155648 + 49152);
   CHECK(c.logits == 0);
   CHECK(c.gradients == 80);
 }
@@ -182,7 +202,7 @@ TEST_CASE("the loss in forward holds autocast's whole weight cache", "[estimator
   // Checkpoints in fp32: 4 x 4 x 4 tokens x 2 layers = 128; final norm 40 x 4 = 160.
   // In forward: logits 10 x 4 x 40 = 1600 and a 16-bit copy of every linear weight,
   // 2 x (288 + 160) = 896: 2784. In backward: 12 x 160 = 1920 and the head's copy 320: 2528.
-  // Last layer: 128 + two layers' worth 2 x 192 x 4 + 320 = 1984.
+  // Last layer: 128 + the recomputed layer 192 x 4 and its gradients 48 x 4 + 320 = 1408.
   CHECK(b.peak_phase == "the loss in forward");
   CHECK(b.logits == 1600);
   CHECK(TermBytes(b, "autocast weight copies") == 896);
