@@ -59,6 +59,28 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
   return (per_input * inputs + 4 * adapted * in.lora_rank) / std::max(in.tp, 1);
 }
 
+// Per token, summed over heads: the query and key widths, and the elements attention keeps for
+// backward (q, k, v and the output; MLA expands per-head keys from its latent and keeps that too).
+struct AttentionWidths {
+  double q, kv, saved;
+};
+AttentionWidths WidthsOf(const ModelArch& m) {
+  const double heads = static_cast<double>(m.num_attention_heads);
+  if (m.is_mla()) {
+    const double q = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+    return {q, q, 2 * q + 2 * heads * m.v_head_dim + (m.kv_lora_rank + m.qk_rope_head_dim)};
+  }
+  const double q = heads * m.head_dim;
+  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+  return {q, kv, 2 * q + 2 * kv};
+}
+
+// Positions one query attends to: the sequence, or the layer's sliding window.
+double AttentionSpan(const ModelArch& m, int64_t layer, double context_len) {
+  const int64_t window = m.WindowOfLayer(layer);
+  return window > 0 ? std::min(context_len, static_cast<double>(window)) : context_len;
+}
+
 }  // namespace
 
 // What autograd saves per token in one decoder layer (c = bytes per element):
@@ -81,17 +103,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const double tp = std::max(in.tp, 1);
   const double h_split = in.sequence_parallel ? tp : 1;
   const double h = static_cast<double>(m.hidden_size);
-  const double heads = static_cast<double>(m.num_attention_heads);
-  double q = heads * m.head_dim;
-  double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
-  double attention = 2 * q + 2 * kv;  // q, k, v and the output
-  if (m.is_mla()) {
-    // MLA: per-head keys are expanded from the latent; keep q, k (nope + rope), v, the output
-    // and the latent itself.
-    q = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
-    kv = q;
-    attention = 2 * q + 2 * heads * m.v_head_dim + (m.kv_lora_rank + m.qk_rope_head_dim);
-  }
+  const auto [q, kv, attention] = WidthsOf(m);
   // The attention norm feeds q, k and v (MLA: the q and kv down-projections); the MLP norm feeds
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
@@ -111,12 +123,8 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   bytes += c * attention / tp;
   if (m.qk_norm != ModelArch::QkNorm::kNone)
     bytes += (in.frozen_base ? 4 : 4 + c) * (q + kv) / tp;
-  if (in.attention == AttentionKind::kEager) {
-    double span = m.WindowOfLayer(layer) > 0
-                      ? std::min<double>(in.context_len, static_cast<double>(m.WindowOfLayer(layer)))
-                      : in.context_len;
-    bytes += (4 + c) * m.num_attention_heads * span / tp;
-  }
+  if (in.attention == AttentionKind::kEager)
+    bytes += (4 + c) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
   // A frozen down_proj / fc2 does not keep its input.
   const double mlp_factor = (m.gated_mlp ? 4 : 2) - (in.frozen_base ? 1 : 0);
   if (m.IsMoeLayer(layer)) {
@@ -147,16 +155,9 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
 double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const ActivationInput& in) {
   const double c = in.compute_bytes;
   const double tp = std::max(in.tp, 1);
-  const double heads = static_cast<double>(m.num_attention_heads);
-  const double q = heads * m.head_dim;
-  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
-  double attention = c * (2 * q + 2 * kv) / tp;
-  if (in.attention == AttentionKind::kEager) {
-    double span = m.WindowOfLayer(layer) > 0
-                      ? std::min<double>(in.context_len, static_cast<double>(m.WindowOfLayer(layer)))
-                      : in.context_len;
-    attention += (c + 8) * heads * span / tp;
-  }
+  double attention = c * WidthsOf(m).saved / tp;
+  if (in.attention == AttentionKind::kEager)
+    attention += (c + 8) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
   double width = m.IsMoeLayer(layer)
                      ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
                            static_cast<double>(m.expert_intermediate_size)

@@ -170,8 +170,8 @@ TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to
   in.seq_len = 1024;
   Breakdown b = EstimateTraining(in);
   // Stored: 152 x 1024 x 2 = 311296, plus the final norm (4 + 4) x 4 x 1024 = 32768 and the
-  // logits 12 x 1024 x 100 = 1228800 at the loss, which beats one layer live (155648) beside the
-  // head's 16-bit gradient (800).
+  // logits 12 x 1024 x 100 = 1228800 at the loss, which beats one layer's gradients in backward
+  // (48 x 1024) beside the head's 16-bit gradient (800).
   CHECK(b.peak_phase == "the loss in backward");
   CHECK(b.logits == 1228800);
   CHECK(b.activations == 311296 + 32768);
