@@ -73,8 +73,12 @@ std::string Describe(const std::vector<Change>& changes) {
 }  // namespace
 
 Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t index,
-             const TunerOptions& tuner) {
-  WhatIf what_if(analysis, index, tuner.headroom);
+             const TunerOptions& given) {
+  // The searches below share their estimates: each maximize under a base asks again for values
+  // the others have asked for.
+  TunerOptions tuner = given;
+  if (!tuner.memo) tuner.memo = std::make_shared<WhatIfMemo>();
+  WhatIf what_if(analysis, index, tuner.headroom, {}, tuner.memo);
   const Workload& w = what_if.workload();
   const WorkloadEstimate& e = what_if.estimate();
   Proposal p;
@@ -95,24 +99,33 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   }
 
   std::vector<Option> options;
+  // Without alternatives only the cheapest option matters: one costlier than an option already
+  // found is not searched (a search is dozens of estimates).
+  auto worth = [&](int cost) {
+    if (tuner.alternatives || options.empty()) return true;
+    for (const Option& o : options)
+      if (o.cost < cost) return false;
+    return true;
+  };
   const bool serving = e.kind == WorkloadEstimate::Kind::kServing;
   if (!serving) {
     bool ckpt_on = w.Bool("grad_ckpt").value_or(false) || w.Find("recompute");
     std::vector<Change> ckpt = {{"grad_ckpt", Current(w, "grad_ckpt"), "true"}};
-    if (!ckpt_on && Expressible(maps, w, "grad_ckpt"))
+    if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(1))
       Try(what_if, 1, "enable gradient checkpointing",
           "the same gradients for about a third more compute", ckpt, true, &options);
     // A smaller micro-batch keeps the global batch through more accumulation steps.
     TunerOptions keep = tuner;
     keep.keep_global_batch = true;
-    FromMaximize(MaximizeBatch(analysis, index, keep), {}, 2, "lower the micro-batch",
-                 "the same global batch in more accumulation steps (slower)", true, &options);
-    if (!ckpt_on && Expressible(maps, w, "grad_ckpt"))
+    if (worth(2))
+      FromMaximize(MaximizeBatch(analysis, index, keep), {}, 2, "lower the micro-batch",
+                   "the same global batch in more accumulation steps (slower)", true, &options);
+    if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(3))
       FromMaximize(MaximizeBatch(analysis, index, keep, {{"grad_ckpt", "true"}}), ckpt, 3,
                    "enable gradient checkpointing and lower the micro-batch",
                    "the same gradients in more, slower steps", true, &options);
     // Sequence parallelism (Ulysses, context parallel) splits each sequence's activations.
-    if (Expressible(maps, w, "cp") && e.model) {
+    if (Expressible(maps, w, "cp") && e.model && worth(4)) {
       long cp = static_cast<long>(w.Number("cp").value_or(1));
       long heads = e.model->arch.num_attention_heads;
       for (long next = cp * 2; next <= std::max(w.gpus, 1); next *= 2) {
@@ -120,46 +133,48 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
         std::string size = fmt::format("{}", next);
         std::vector<Change> split = {{"cp", Current(w, "cp"), size}};
         Try(what_if, 4, fmt::format("sequence parallelism over {} GPUs", next),
-            "each sequence split over GPUs (more communication, fewer data-parallel ranks)",
-            split, false, &options);
-        FromMaximize(MaximizeBatch(analysis, index, keep, {{"cp", size}}), split, 5,
-                     fmt::format("sequence parallelism over {} GPUs and a smaller micro-batch",
-                                 next),
-                     "each sequence split over GPUs, the global batch in more steps", true,
-                     &options);
-        if (!ckpt_on && Expressible(maps, w, "grad_ckpt")) {
+            "each sequence split over GPUs (more communication, fewer data-parallel ranks)", split,
+            false, &options);
+        if (worth(5))
+          FromMaximize(
+              MaximizeBatch(analysis, index, keep, {{"cp", size}}), split, 5,
+              fmt::format("sequence parallelism over {} GPUs and a smaller micro-batch", next),
+              "each sequence split over GPUs, the global batch in more steps", true, &options);
+        if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(6)) {
           std::vector<Change> both = split;
           both.insert(both.end(), ckpt.begin(), ckpt.end());
-          FromMaximize(
-              MaximizeBatch(analysis, index, keep, {{"cp", size}, {"grad_ckpt", "true"}}), both,
-              6,
-              fmt::format("checkpointing, sequence parallelism over {} GPUs and a smaller "
-                          "micro-batch",
-                          next),
-              "the same gradients in more, slower steps with sequences split over GPUs", true,
-              &options);
+          FromMaximize(MaximizeBatch(analysis, index, keep, {{"cp", size}, {"grad_ckpt", "true"}}),
+                       both, 6,
+                       fmt::format("checkpointing, sequence parallelism over {} GPUs and a smaller "
+                                   "micro-batch",
+                                   next),
+                       "the same gradients in more, slower steps with sequences split over GPUs",
+                       true, &options);
         }
       }
     }
-    if (auto stage = w.Number("zero_stage"); stage && *stage < 3)
+    if (auto stage = w.Number("zero_stage"); stage && *stage < 3 && worth(4))
       for (int next = static_cast<int>(*stage) + 1; next <= 3; ++next)
         Try(what_if, 4, fmt::format("ZeRO stage {}", next),
             "more sharding over the data-parallel GPUs (more communication)",
             {{"zero_stage", Current(w, "zero_stage"), fmt::format("{}", next)}}, false, &options);
-    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 7, "shorter sequences",
-                 "longer samples are truncated", true, &options);
+    if (worth(7))
+      FromMaximize(MaximizeContext(analysis, index, tuner), {}, 7, "shorter sequences",
+                   "longer samples are truncated", true, &options);
     std::string optimizer = w.String("optimizer").value_or("adamw");
-    if ((optimizer == "adamw" || optimizer == "adam") && Expressible(maps, w, "optimizer"))
+    if ((optimizer == "adamw" || optimizer == "adam") && Expressible(maps, w, "optimizer") &&
+        worth(5))
       Try(what_if, 5, "an 8-bit AdamW (bitsandbytes)",
           "optimizer states in 8 bits: a quarter of the memory, slightly different numerics",
           {{"optimizer", Current(w, "optimizer"), "adamw_8bit"}}, false, &options);
   } else if (e.engine == "vllm" || e.engine == "sglang") {
     if (e.gpu && e.gpu->fp8_support && w.String("kv_cache_dtype").value_or("auto") == "auto" &&
-        Expressible(maps, w, "kv_cache_dtype"))
+        Expressible(maps, w, "kv_cache_dtype") && worth(2))
       Try(what_if, 2, "an fp8 KV cache", "twice the tokens per GiB, slightly lower accuracy",
           {{"kv_cache_dtype", Current(w, "kv_cache_dtype"), "fp8"}}, false, &options);
-    FromMaximize(MaximizeContext(analysis, index, tuner), {}, 4, "a shorter context",
-                 "requests longer than it are refused", true, &options);
+    if (worth(4))
+      FromMaximize(MaximizeContext(analysis, index, tuner), {}, 4, "a shorter context",
+                   "requests longer than it are refused", true, &options);
   }
   if (options.empty()) {
     p.note = "no single change gpulint knows makes it fit: more GPUs, more tensor parallelism or "

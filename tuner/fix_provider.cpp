@@ -5,6 +5,7 @@
 #include "tuner/apply.h"
 #include "tuner/fit.h"
 #include "tuner/maximize.h"
+#include "tuner/what_if.h"
 
 namespace gpulint {
 
@@ -31,6 +32,9 @@ Proposal ProposalForRule(const FileAnalysis& analysis, const FrameworkMaps& maps
 }
 
 FixProvider MakeTunerFixProvider(const FrameworkMaps& maps, TunerOptions options) {
+  // The rules on one file ask for fixes on the same workloads: one memo for all of them.
+  if (!options.memo) options.memo = std::make_shared<WhatIfMemo>();
+  options.alternatives = false;  // a finding shows the cheapest fix only
   return [&maps, options](const FileAnalysis& analysis, size_t workload,
                           const Rule& rule) -> std::optional<Fix> {
     return AsFix(analysis, maps, ProposalForRule(analysis, maps, workload, rule, options));

@@ -8,7 +8,8 @@
 
 namespace gpulint {
 
-/// `maps` must outlive the provider.
+/// `maps` must outlive the provider. Make one per file: it remembers estimates of the file's
+/// workloads for as long as it lives.
 FixProvider MakeTunerFixProvider(const FrameworkMaps& maps, TunerOptions options);
 
 /// The proposal a rule's fix asks for (no edits yet).

@@ -189,7 +189,7 @@ Proposal ServingBatch(const WhatIf& what_if, size_t index, const TunerOptions& o
 Proposal MaximizeBatch(const FileAnalysis& analysis, size_t workload,
                        const TunerOptions& options,
                        const std::map<std::string, std::string>& base) {
-  WhatIf what_if(analysis, workload, options.headroom, base);
+  WhatIf what_if(analysis, workload, options.headroom, base, options.memo);
   if (what_if.estimate().kind == WorkloadEstimate::Kind::kServing)
     return ServingBatch(what_if, workload, options);
   return TrainingBatch(what_if, workload, options);
@@ -198,7 +198,7 @@ Proposal MaximizeBatch(const FileAnalysis& analysis, size_t workload,
 Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
                          const TunerOptions& options,
                          const std::map<std::string, std::string>& base) {
-  WhatIf what_if(analysis, workload, options.headroom, base);
+  WhatIf what_if(analysis, workload, options.headroom, base, options.memo);
   Proposal p = Start(what_if, workload, "maximize-context");
   if (CannotSearch(what_if, &p)) return p;
   const Workload& w = what_if.workload();

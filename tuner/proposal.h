@@ -3,11 +3,14 @@
 // where a value cannot be rewritten.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gpulint {
+
+class WhatIfMemo;
 
 /// One setting's new value.
 struct Change {
@@ -35,6 +38,12 @@ struct TunerOptions {
   bool pow2 = false;
   bool keep_global_batch = false;  ///< --keep global-batch (on by itself when the script sets it)
   std::string workload_role;       ///< --workload: only workloads with this role
+  /// --fit: also search the costlier change sets, for Proposal::alternatives (the fix command
+  /// lists them; a finding shows only the cheapest).
+  bool alternatives = true;
+  /// Estimates shared by the searches on one file (tuner/what_if.h); each search makes its own
+  /// when none is given.
+  std::shared_ptr<WhatIfMemo> memo;
 };
 
 }  // namespace gpulint

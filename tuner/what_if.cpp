@@ -9,9 +9,24 @@
 
 namespace gpulint {
 
+const std::optional<est::Breakdown>* WhatIfMemo::Find(const FileAnalysis& analysis, size_t index,
+                                                      const Values& values) const {
+  auto known = estimates_.find(std::make_tuple(&analysis, index, values));
+  return known == estimates_.end() ? nullptr : &known->second;
+}
+
+const std::optional<est::Breakdown>& WhatIfMemo::Remember(const FileAnalysis& analysis,
+                                                          size_t index, Values values,
+                                                          std::optional<est::Breakdown> estimate) {
+  return estimates_[std::make_tuple(&analysis, index, std::move(values))] = std::move(estimate);
+}
+
 WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
-               std::map<std::string, std::string> base)
-    : analysis_(analysis), index_(workload), base_(std::move(base)) {
+               std::map<std::string, std::string> base, std::shared_ptr<WhatIfMemo> memo)
+    : analysis_(analysis),
+      index_(workload),
+      base_(std::move(base)),
+      memo_(memo ? std::move(memo) : std::make_shared<WhatIfMemo>()) {
   const WorkloadEstimate& estimate = analysis.estimates[workload];
   if (!estimate.breakdown) return;
   // What else is live on this workload's GPUs while it runs: further models in its own process
@@ -48,7 +63,7 @@ std::optional<est::Breakdown> WhatIf::Estimate(
     const std::map<std::string, std::string>& values) const {
   std::map<std::string, std::string> all = base_;
   for (const auto& [name, text] : values) all[name] = text;
-  if (auto known = estimates_.find(all); known != estimates_.end()) return known->second;
+  if (const auto* known = memo_->Find(analysis_, index_, all)) return *known;
   Workload copy = workload();
   for (const auto& [name, text] : all) {
     Setting& setting = copy.settings[name];
@@ -57,10 +72,10 @@ std::optional<est::Breakdown> WhatIf::Estimate(
     setting.ambiguous = false;
     if (name == "grad_ckpt") copy.settings.erase("recompute");  // one checkpointing switch
   }
-  WorkloadEstimate estimate = EstimateWorkload(copy, analysis_.read.config, analysis_.context);
-  std::optional<est::Breakdown>& result = estimates_[std::move(all)];
+  WorkloadEstimate estimate = EstimateSettings(copy, this->estimate());
+  std::optional<est::Breakdown> result;
   if (estimate.breakdown && estimate.unknown_inputs.empty()) result = std::move(estimate.breakdown);
-  return result;
+  return memo_->Remember(analysis_, index_, std::move(all), std::move(result));
 }
 
 std::string WhatIf::Outcome(const std::map<std::string, std::string>& values) const {

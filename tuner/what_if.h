@@ -3,18 +3,40 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "lint/analysis/file_analysis.h"
 
 namespace gpulint {
 
+/// Estimates of one file's workloads with settings changed, remembered across searches: --fit
+/// runs a maximize search under each base it tries, and those ask for many of the same values.
+/// One thread uses a memo at a time; it must not outlive the analysis it was filled from.
+class WhatIfMemo {
+ public:
+  using Values = std::map<std::string, std::string>;
+  /// The remembered estimate of workload `index` with `values`, or nullptr.
+  const std::optional<est::Breakdown>* Find(const FileAnalysis& analysis, size_t index,
+                                            const Values& values) const;
+  const std::optional<est::Breakdown>& Remember(const FileAnalysis& analysis, size_t index,
+                                                Values values,
+                                                std::optional<est::Breakdown> estimate);
+
+ private:
+  std::map<std::tuple<const FileAnalysis*, size_t, Values>, std::optional<est::Breakdown>>
+      estimates_;
+};
+
 class WhatIf {
  public:
   /// `base` is applied under every query (a change already decided, e.g. checkpointing on).
+  /// `memo` is shared with other searches on the same file; a fresh one when null.
   WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
-         std::map<std::string, std::string> base = {});
+         std::map<std::string, std::string> base = {},
+         std::shared_ptr<WhatIfMemo> memo = nullptr);
 
   /// The estimate with `values` (setting -> text) applied; nullopt when the workload cannot be
   /// estimated.
@@ -43,7 +65,7 @@ class WhatIf {
   double limit_bytes_ = 0;
   // The searches ask for the same values more than once (grow, then bisect, then describe the
   // winner); one estimate per distinct set of values. A WhatIf lives on one thread.
-  mutable std::map<std::map<std::string, std::string>, std::optional<est::Breakdown>> estimates_;
+  std::shared_ptr<WhatIfMemo> memo_;
 };
 
 }  // namespace gpulint

@@ -26,14 +26,16 @@ class SettingReader {
   SettingReader(const Workload& w, WorkloadEstimate* out) : w_(w), out_(out) {}
 
   std::optional<double> Number(std::string_view name) const {
-    auto value = w_.Number(name);
-    if (!value) NoteUnknown(name);
-    return value;
+    const Setting* setting = w_.Find(name);
+    if (setting && setting->value.is_number()) return setting->value.number;
+    NoteUnknown(name, setting);
+    return std::nullopt;
   }
   std::optional<std::string> String(std::string_view name) const {
-    auto value = w_.String(name);
-    if (!value) NoteUnknown(name);
-    return value;
+    const Setting* setting = w_.Find(name);
+    if (setting && setting->value.kind != Value::Kind::kNone) return setting->value.ToString();
+    NoteUnknown(name, setting);
+    return std::nullopt;
   }
   double NumberOr(std::string_view name, double fallback, const char* why) {
     if (auto value = Number(name)) return *value;
@@ -46,9 +48,10 @@ class SettingReader {
     return fallback;
   }
   bool BoolOr(std::string_view name, bool fallback) const {
-    auto value = w_.Bool(name);
-    if (!value) NoteUnknown(name);
-    return value ? *value : fallback;
+    const Setting* setting = w_.Find(name);
+    if (setting && setting->value.is_bool()) return setting->value.boolean;
+    NoteUnknown(name, setting);
+    return fallback;
   }
   void Assume(std::string_view name, const std::string& value, const char* why) {
     const Setting* setting = w_.Find(name);
@@ -59,8 +62,8 @@ class SettingReader {
   }
 
  private:
-  void NoteUnknown(std::string_view name) const {
-    const Setting* setting = w_.Find(name);
+  // `setting` is what the workload holds under `name` (null when the script does not set it).
+  void NoteUnknown(std::string_view name, const Setting* setting) const {
     if (setting && setting->value.kind == Value::Kind::kNone &&
         std::find(out_->unknown_inputs.begin(), out_->unknown_inputs.end(), name) ==
             out_->unknown_inputs.end())
@@ -323,6 +326,21 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   return est::EstimateServing(in);
 }
 
+// The estimate proper, once `out` holds the model and the GPU.
+void EstimateResolved(const Workload& workload, const est::Quantization& quant_from_name,
+                      WorkloadEstimate* out) {
+  const est::ModelArch& arch = out->model->arch;
+  est::Breakdown breakdown =
+      out->kind == WorkloadEstimate::Kind::kTraining
+          ? EstimateTrainingWorkload(workload, arch, quant_from_name, *out->gpu, out)
+          : EstimateServingWorkload(workload, arch, quant_from_name, *out->gpu, out);
+  for (const std::string& a : breakdown.assumptions) out->assumptions.push_back(a);
+  out->fits = breakdown.total <= out->usable_bytes &&
+              (breakdown.kv_cache_tokens < 0 || out->max_model_len <= 0 ||
+               breakdown.kv_cache_tokens >= out->max_model_len);
+  out->breakdown = std::move(breakdown);
+}
+
 }  // namespace
 
 GpuResolution ResolveRunGpu(const RunConfig& config, const EstimateContext& context,
@@ -405,17 +423,21 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
   out.gpu = gpu.spec;
   for (const std::string& a : gpu.assumptions) out.assumptions.push_back(a);
   out.usable_bytes = gpu.spec->total_bytes;
+  EstimateResolved(workload, out.resolution.quant_from_name, &out);
+  return out;
+}
 
-  const est::ModelArch& arch = out.model->arch;
-  est::Breakdown breakdown =
-      out.kind == WorkloadEstimate::Kind::kTraining
-          ? EstimateTrainingWorkload(workload, arch, out.resolution.quant_from_name, *gpu.spec, &out)
-          : EstimateServingWorkload(workload, arch, out.resolution.quant_from_name, *gpu.spec, &out);
-  for (const std::string& a : breakdown.assumptions) out.assumptions.push_back(a);
-  out.fits = breakdown.total <= out.usable_bytes &&
-             (breakdown.kv_cache_tokens < 0 || out.max_model_len <= 0 ||
-              breakdown.kv_cache_tokens >= out.max_model_len);
-  out.breakdown = std::move(breakdown);
+WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved) {
+  WorkloadEstimate out;
+  out.kind = resolved.kind;
+  if (!resolved.model || !resolved.gpu) {
+    out.skipped = resolved.skipped;
+    return out;
+  }
+  out.model = resolved.model;
+  out.gpu = resolved.gpu;
+  out.usable_bytes = resolved.usable_bytes;
+  EstimateResolved(workload, resolved.resolution.quant_from_name, &out);
   return out;
 }
 

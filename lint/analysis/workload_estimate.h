@@ -48,4 +48,9 @@ GpuResolution ResolveRunGpu(const RunConfig& config, const EstimateContext& cont
 WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& config,
                                   const EstimateContext& context);
 
+/// Estimates `workload` on the model and GPU that `resolved` (an estimate of the same workload
+/// before some settings changed) already found: the tuner's inner loop changes settings only,
+/// and resolving the names costs more than the estimate.
+WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved);
+
 }  // namespace gpulint

@@ -54,3 +54,25 @@ TEST_CASE("a workload that fits gets no change", "[tuner][fit]") {
   CHECK(p.changes.empty());
   CHECK(p.note.find("fits already") == 0);
 }
+
+TEST_CASE("without alternatives the search stops at the cheapest option, and picks the same",
+          "[tuner][fit]") {
+  for (const char* fixture : {"fixtures/rules/GL101/bad.sh", "fixtures/rules/GL102/bad.sh",
+                              "fixtures/rules/GL107/bad.sh"}) {
+    INFO(fixture);
+    auto a = AnalyzeText(ReadWholeFile(SourcePath(fixture)));
+    Proposal all = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+    TunerOptions cheapest_only;
+    cheapest_only.alternatives = false;
+    Proposal best = Fit(a->analysis, a->workspace->maps(), 0, cheapest_only);
+    CHECK(Changes(best) == Changes(all));
+    CHECK(best.summary == all.summary);
+    CHECK(best.alternatives.size() <= all.alternatives.size());
+  }
+  // Checkpointing alone fits GL107/bad.sh: nothing costlier is searched, so none is listed.
+  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  TunerOptions cheapest_only;
+  cheapest_only.alternatives = false;
+  CHECK(Fit(a->analysis, a->workspace->maps(), 0, cheapest_only).alternatives.empty());
+  CHECK_FALSE(Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{}).alternatives.empty());
+}
