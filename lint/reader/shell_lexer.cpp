@@ -16,6 +16,13 @@ bool IsWordBreak(char c) {
          c == '<' || c == '>';
 }
 
+// A character with no meaning of its own inside an unquoted word (not a break, quote, escape,
+// expansion or the '}' that may close ${X:-word}).
+bool IsPlainInWord(char c) {
+  return !IsWordBreak(c) && c != '\\' && c != '\'' && c != '"' && c != '$' && c != '`' &&
+         c != '}';
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
@@ -329,8 +336,15 @@ class Lexer {
         ++pos_;
         continue;
       }
-      AddChar(run, c);
-      ++pos_;
+      // Most of a word is plain characters: take them as one run, not one at a time.
+      size_t end = pos_ + 1;
+      while (end < text_.size() && IsPlainInWord(text_[end])) ++end;
+      if (!run.open) {
+        run.open = true;
+        run.offset = pos_;
+      }
+      run.text.append(text_.data() + pos_, end - pos_);
+      pos_ = end;
     }
     Flush(run, parts, false);
   }

@@ -47,6 +47,9 @@ class Parser {
 
  private:
   const Token& Current() const { return tokens_[pos_]; }
+  // The word of the token being consumed, moved out: pos_ only moves forward and nothing reads
+  // the tokens after parsing, so no word needs to be copied.
+  Word TakeWord() { return std::move(tokens_[pos_].word); }
   bool AtEnd() const { return Current().kind == Token::Kind::kEnd; }
   bool IsOp(const char* op) const {
     return Current().kind == Token::Kind::kOperator && Current().op == op;
@@ -215,12 +218,12 @@ class Parser {
       redirect.op = Current().op;
       redirect.heredoc = Current().heredoc;
       if (redirect.heredoc >= 0) {
-        redirect.target = Current().word;
+        redirect.target = TakeWord();
         ++pos_;
       } else {
         ++pos_;
         if (Current().kind == Token::Kind::kWord) {
-          redirect.target = Current().word;
+          redirect.target = TakeWord();
           ++pos_;
         }
       }
@@ -248,12 +251,12 @@ class Parser {
         assignment.append = prefix.size() >= 2 && prefix[prefix.size() - 2] == '+';
         assignment.name = prefix.substr(0, prefix.size() - (assignment.append ? 2 : 1));
         assignment.is_array = true;
-        assignment.elements = token.elements;
+        assignment.elements = std::move(tokens_[pos_].elements);
         assignment.offset = token.offset;
         if (leading || IsDeclaration(node.get())) {
           node->assignments.push_back(std::move(assignment));
         } else {
-          node->words.push_back(token.word);
+          node->words.push_back(TakeWord());
         }
         ++pos_;
         continue;
@@ -263,7 +266,7 @@ class Parser {
         node->assignments.push_back(std::move(assignment));
       } else {
         leading = false;
-        node->words.push_back(token.word);
+        node->words.push_back(TakeWord());
       }
       ++pos_;
     }
@@ -341,7 +344,7 @@ class Parser {
     node->offset = Current().offset;
     ++pos_;  // case
     if (Current().kind == Token::Kind::kWord) {
-      node->subject = Current().word;
+      node->subject = TakeWord();
       ++pos_;
     }
     SkipNewlines();
@@ -352,7 +355,7 @@ class Parser {
       if (IsOp("(")) ++pos_;
       std::vector<Word> patterns;
       while (Current().kind == Token::Kind::kWord) {
-        patterns.push_back(Current().word);
+        patterns.push_back(TakeWord());
         ++pos_;
         if (IsOp("|")) ++pos_;
       }
