@@ -153,6 +153,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   evaluator_options.env = options.env;
   evaluator_options.read_file = options.read_file;
   evaluator_options.script_dir = script_dir;
+  evaluator_options.parse_cache = options.parse_cache;
 
   // A Python or YAML file named directly is read as the program it is.
   std::string program_text = text;

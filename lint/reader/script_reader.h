@@ -14,6 +14,8 @@
 
 namespace gpulint {
 
+class ParseCache;
+
 struct GpuFacts {
   std::string name;   ///< canonical
   double total_gib = 0;
@@ -27,6 +29,8 @@ struct ReadOptions {
   std::function<std::optional<GpuFacts>(const std::string& name)> gpu_facts;
   std::string gpu_override;  ///< --gpu
   std::string gpu_default;   ///< gpulint.toml gpu
+  /// Shares the parses of scripts that other scripts run across the files of a run; may be null.
+  ParseCache* parse_cache = nullptr;
 };
 
 struct ReadResult {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include "lint/reader/parse_cache.h"
 #include "lint/reader/shell_expand.h"
 #include "lint/reader/shell_parser.h"
 #include "lint/util/paths.h"
@@ -143,8 +144,12 @@ class Evaluator {
     out_.notes.push_back({level, std::move(message), sources_.Span(file, offset, 1)});
   }
 
-  Flow RunFile(int file, bool background) {
-    auto script = std::make_unique<ParsedScript>(ParseShell(sources_.text(file)));
+  // `shared`: a file that other scripts may run too, parsed through the shared cache.
+  Flow RunFile(int file, bool background, bool shared = false) {
+    std::shared_ptr<const ParsedScript> script =
+        shared && options_.parse_cache
+            ? options_.parse_cache->Parse(sources_.path(file), sources_.text(file))
+            : std::make_shared<const ParsedScript>(ParseShell(sources_.text(file)));
     for (const LexDiagnostic& d : script->lexed.diagnostics) Note(file, d.offset, d.message);
     for (const LexDiagnostic& d : script->diagnostics) Note(file, d.offset, d.message);
     for (const Comment& comment : script->lexed.comments)
@@ -910,7 +915,7 @@ class Evaluator {
                        resolved),
            ReaderNote::Level::kInfo);
     int sourced = sources_.Add(resolved, std::move(text));
-    RunFile(sourced, background);
+    RunFile(sourced, background, /*shared=*/true);
   }
 
   bool RunChildScript(const Text& path, std::vector<Text> args,
@@ -936,7 +941,7 @@ class Evaluator {
     int child_file = sources_.Add(resolved, std::move(text));
     (void)offset;
     (void)file;
-    RunFile(child_file, context.background);
+    RunFile(child_file, context.background, /*shared=*/true);
     frames_.pop_back();
     env_ = std::move(saved);
     cwd_ = saved_cwd;
@@ -951,7 +956,7 @@ class Evaluator {
   ShellEnv env_;
   std::vector<Frame> frames_;
   std::map<std::string, std::pair<const Node*, int>> functions_;
-  std::vector<std::unique_ptr<ParsedScript>> scripts_;  // keeps function bodies alive
+  std::vector<std::shared_ptr<const ParsedScript>> scripts_;  // keeps function bodies alive
   std::map<int, const std::vector<Heredoc>*> current_heredocs_;
   std::vector<int> live_background_;
   std::set<std::string> files_being_read_;

@@ -15,6 +15,8 @@
 
 namespace gpulint {
 
+class ParseCache;
+
 struct RedirectRecord {
   std::string op;
   Text target;
@@ -63,6 +65,9 @@ struct EvaluatorOptions {
   /// Paths are as the script wrote them, resolved against `script_dir`.
   std::function<bool(const std::string& path, std::string* text)> read_file;
   std::string script_dir;
+  /// Parses the files that the script sources or runs, shared with other scripts; null: each
+  /// is parsed here.
+  ParseCache* parse_cache = nullptr;
 };
 
 /// Evaluates the script registered as file `file` in `sources`. Further files it sources are

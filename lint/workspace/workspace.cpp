@@ -150,6 +150,7 @@ ReadResult Workspace::Read(const LoadedFile& file, SourceMap* sources, std::stri
   }
   read_options.gpu_override = options_.gpu;
   if (config && config->gpu) read_options.gpu_default = *config->gpu;
+  read_options.parse_cache = &parse_cache_;
   read_options.gpu_facts = [this](const std::string& name) -> std::optional<GpuFacts> {
     GpuResolution resolution = catalog_.ResolveGpu(name);
     if (!resolution.spec) return std::nullopt;

@@ -13,6 +13,7 @@
 #include "lint/cli/options.h"
 #include "lint/config/project_config.h"
 #include "lint/reader/framework_map.h"
+#include "lint/reader/parse_cache.h"
 #include "lint/reader/script_reader.h"
 #include "lint/workspace/file_cache.h"
 
@@ -77,6 +78,7 @@ class Workspace {
   ProjectConfig empty_config_;
   std::map<std::string, std::string> env_;
   std::unique_ptr<FileCache> referenced_files_;  ///< null: read from disk each time
+  ParseCache parse_cache_;
 };
 
 }  // namespace gpulint

@@ -1,0 +1,19 @@
+#include "lint/reader/parse_cache.h"
+
+namespace gpulint {
+
+std::shared_ptr<const ParsedScript> ParseCache::Parse(const std::string& path,
+                                                      std::string_view text) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = scripts_.find(path);
+    if (it != scripts_.end() && it->second.first == text) return it->second.second;
+  }
+  // Parsed outside the lock: the other threads go on with their own files meanwhile.
+  auto parsed = std::make_shared<const ParsedScript>(ParseShell(text));
+  std::lock_guard<std::mutex> lock(mutex_);
+  scripts_[path] = {std::string(text), parsed};
+  return parsed;
+}
+
+}  // namespace gpulint
