@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <unordered_map>
 
 namespace gpulint {
 namespace {
@@ -365,10 +368,21 @@ Expr::Op OpNamed(Expr::Kind kind, const std::string& text) {
   return found == table.end() ? Op::kNone : found->second;
 }
 
+// Numbers variable names for the whole process (rule files load on more than one thread).
+int VariableSlot(const std::string& name) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, int> slots;
+  std::lock_guard<std::mutex> lock(mutex);
+  return slots.emplace(name, static_cast<int>(slots.size())).first->second;
+}
+
 void ResolveOps(Expr& expr) {
   if (expr.kind == Expr::Kind::kUnary || expr.kind == Expr::Kind::kBinary ||
       expr.kind == Expr::Kind::kCall)
     expr.op = OpNamed(expr.kind, expr.text);
+  if (expr.kind == Expr::Kind::kVariable) expr.slot = VariableSlot(expr.text);
+  if (expr.op == Expr::Op::kWritten && expr.children.size() == 1)
+    expr.slot = VariableSlot("written:" + expr.children[0]->text);
   for (auto& child : expr.children) ResolveOps(*child);
 }
 
@@ -516,7 +530,24 @@ ExprType TypeCheck(Expr& expr, const ExprSchema& schema, std::string* error, siz
   return ExprType::kAny;
 }
 
-ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
+namespace {
+
+ExprValue Variable(const ExprLookup& lookup, const Expr& variable) {
+  return lookup(variable.text);
+}
+ExprValue Variable(MemoLookup& lookup, const Expr& variable) {
+  return lookup.Get(variable.slot, variable.text);
+}
+ExprValue Written(const ExprLookup& lookup, const Expr& call) {
+  return lookup("written:" + call.children[0]->text);
+}
+ExprValue Written(MemoLookup& lookup, const Expr& call) {
+  if (const ExprValue* known = lookup.Find(call.slot)) return *known;
+  return lookup.Get(call.slot, "written:" + call.children[0]->text);
+}
+
+template <typename Lookup>
+ExprValue EvaluateWith(const Expr& expr, Lookup& lookup) {
   using Op = Expr::Op;
   switch (expr.kind) {
     case Expr::Kind::kNumber: return ExprValue::Number(expr.number);
@@ -526,31 +557,31 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
       ExprValue list;
       list.type = ExprType::kList;
       for (const auto& child : expr.children) {
-        ExprValue item = Evaluate(*child, lookup);
+        ExprValue item = EvaluateWith(*child, lookup);
         if (item.missing) return ExprValue::Missing();
         list.list.push_back(std::move(item));
       }
       return list;
     }
-    case Expr::Kind::kVariable: return lookup(expr.text);
+    case Expr::Kind::kVariable: return Variable(lookup, expr);
     case Expr::Kind::kUnary: {
-      ExprValue operand = Evaluate(*expr.children[0], lookup);
+      ExprValue operand = EvaluateWith(*expr.children[0], lookup);
       if (operand.missing) return operand;
       if (expr.op == Op::kNot) return ExprValue::Bool(!operand.boolean);
       return ExprValue::Number(-operand.number);
     }
     case Expr::Kind::kBinary: {
-      ExprValue left = Evaluate(*expr.children[0], lookup);
+      ExprValue left = EvaluateWith(*expr.children[0], lookup);
       // and/or: a decided side wins over a missing one (false and ? = false; true or ? = true).
       if (expr.op == Op::kAnd || expr.op == Op::kOr) {
         bool is_and = expr.op == Op::kAnd;
         if (!left.missing && left.boolean != is_and) return ExprValue::Bool(!is_and);
-        ExprValue right = Evaluate(*expr.children[1], lookup);
+        ExprValue right = EvaluateWith(*expr.children[1], lookup);
         if (!right.missing && right.boolean != is_and) return ExprValue::Bool(!is_and);
         if (left.missing || right.missing) return ExprValue::Missing();
         return ExprValue::Bool(is_and);
       }
-      ExprValue right = Evaluate(*expr.children[1], lookup);
+      ExprValue right = EvaluateWith(*expr.children[1], lookup);
       if (left.missing || right.missing) return ExprValue::Missing();
       switch (expr.op) {
         case Op::kAdd: return ExprValue::Number(left.number + right.number);
@@ -591,14 +622,14 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
     }
     case Expr::Kind::kCall: {
       if (expr.op == Op::kDefined)
-        return ExprValue::Bool(!Evaluate(*expr.children[0], lookup).missing);
+        return ExprValue::Bool(!EvaluateWith(*expr.children[0], lookup).missing);
       if (expr.op == Op::kWritten) {
-        ExprValue written = lookup("written:" + expr.children[0]->text);
+        ExprValue written = Written(lookup, expr);
         return ExprValue::Bool(!written.missing && written.boolean);
       }
       std::vector<ExprValue> args;
       for (const auto& child : expr.children) {
-        args.push_back(Evaluate(*child, lookup));
+        args.push_back(EvaluateWith(*child, lookup));
         if (args.back().missing) return ExprValue::Missing();
       }
       switch (expr.op) {
@@ -624,6 +655,28 @@ ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
     }
   }
   return ExprValue::Missing();
+}
+
+}  // namespace
+
+ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup) {
+  return EvaluateWith(expr, lookup);
+}
+
+ExprValue Evaluate(const Expr& expr, MemoLookup& lookup) { return EvaluateWith(expr, lookup); }
+
+ExprValue MemoLookup::Get(int slot, const std::string& name) {
+  if (slot < 0) return inner_(name);
+  auto index = static_cast<size_t>(slot);
+  // Grown in steps, not one slot at a time: a file's rules ask for a hundred names or more.
+  if (index >= answers_.size()) answers_.resize(std::max<size_t>({index + 1, 2 * answers_.size(), 64}));
+  if (!answers_[index]) answers_[index] = std::make_unique<ExprValue>(inner_(name));
+  return *answers_[index];
+}
+
+const ExprValue* MemoLookup::Find(int slot) const {
+  auto index = static_cast<size_t>(slot);
+  return slot >= 0 && index < answers_.size() ? answers_[index].get() : nullptr;
 }
 
 void CollectVariables(const Expr& expr, std::vector<std::string>* names) {

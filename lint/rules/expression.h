@@ -55,6 +55,9 @@ struct Expr {
   double number = 0;
   bool boolean = false;
   std::string text;   ///< string literal, variable name, operator, function name
+  /// A variable's number among all variable names (written(x): of "written:x"), given at parse
+  /// time so that MemoLookup keeps answers in an array; -1 when not numbered.
+  int slot = -1;
   std::vector<std::unique_ptr<Expr>> children;
   std::shared_ptr<re2::RE2> regex;  ///< compiled once for `matches` with a literal pattern
 };
@@ -75,6 +78,24 @@ ExprType TypeCheck(Expr& expr, const ExprSchema& schema, std::string* error, siz
 using ExprLookup = std::function<ExprValue(const std::string& name)>;
 
 ExprValue Evaluate(const Expr& expr, const ExprLookup& lookup);
+
+/// A lookup that answers each variable once: the rules of one workload or file ask for the same
+/// names again and again. Answers are kept by the variable's slot, an index rather than a hash
+/// of the name. One thread uses it.
+class MemoLookup {
+ public:
+  explicit MemoLookup(ExprLookup inner) : inner_(std::move(inner)) {}
+  /// The answer for `name`, numbered `slot` (-1: not numbered, asked every time).
+  ExprValue Get(int slot, const std::string& name);
+  /// The kept answer for `slot`, or null.
+  const ExprValue* Find(int slot) const;
+
+ private:
+  ExprLookup inner_;
+  std::vector<std::unique_ptr<ExprValue>> answers_;  ///< by slot; null: not asked yet
+};
+
+ExprValue Evaluate(const Expr& expr, MemoLookup& lookup);
 
 /// Every variable an expression reads (for "which setting is this finding about").
 void CollectVariables(const Expr& expr, std::vector<std::string>* names);

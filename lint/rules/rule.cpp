@@ -251,12 +251,23 @@ bool LoadRules(const std::string& text, const std::string& path, const ExprSchem
   return true;
 }
 
-std::string RenderMessage(const Rule& rule, const ExprLookup& lookup) {
+namespace {
+
+template <typename Lookup>
+std::string RenderWith(const Rule& rule, Lookup& lookup) {
   std::string out;
   for (const MessagePart& part : rule.message)
     out += part.expr ? FormatValue(Evaluate(*part.expr, lookup), part.format) : part.literal;
   return out;
 }
+
+}  // namespace
+
+std::string RenderMessage(const Rule& rule, const ExprLookup& lookup) {
+  return RenderWith(rule, lookup);
+}
+
+std::string RenderMessage(const Rule& rule, MemoLookup& lookup) { return RenderWith(rule, lookup); }
 
 std::string RuleUrl(const Rule& rule) {
   return fmt::format("https://github.com/gpulint/gpulint/blob/main/docs/rules/{}.md", rule.id);

@@ -55,6 +55,7 @@ bool LoadRules(const std::string& text, const std::string& path, const ExprSchem
 
 /// Renders the message of `rule` with `lookup`; missing values print as "?".
 std::string RenderMessage(const Rule& rule, const ExprLookup& lookup);
+std::string RenderMessage(const Rule& rule, MemoLookup& lookup);
 
 /// The documentation as plain text (`gpulint explain`).
 std::string RuleDocText(const Rule& rule);

@@ -31,16 +31,6 @@ bool Applies(const Rule& rule, const Workload& workload) {
 // else the command.
 // Line 1, column 1: for findings about a file with no better place (a Python file named directly
 // has no command line of its own).
-// Answers each name once; the answers do not change while one file is checked.
-ExprLookup Memoized(ExprLookup inner) {
-  auto cache = std::make_shared<std::unordered_map<std::string, ExprValue>>();
-  return [inner = std::move(inner), cache](const std::string& name) -> ExprValue {
-    auto it = cache->find(name);
-    if (it == cache->end()) it = cache->emplace(name, inner(name)).first;
-    return it->second;
-  };
-}
-
 SourceSpan FileStart(const RunConfig& config) {
   SourceSpan span;
   span.path = config.path;
@@ -83,7 +73,8 @@ SourceSpan FileAnchor(const Rule& rule, const RunConfig& config) {
   return FileStart(config);
 }
 
-Finding MakeFinding(const Rule& rule, const ExprLookup& lookup, SourceSpan span) {
+template <typename Lookup>
+Finding MakeFinding(const Rule& rule, Lookup& lookup, SourceSpan span) {
   Finding finding;
   finding.rule = rule.id;
   finding.name = rule.name;
@@ -95,7 +86,7 @@ Finding MakeFinding(const Rule& rule, const ExprLookup& lookup, SourceSpan span)
   return finding;
 }
 
-bool Holds(const Rule& rule, const ExprLookup& lookup) {
+bool Holds(const Rule& rule, MemoLookup& lookup) {
   ExprValue value = Evaluate(*rule.when, lookup);
   return !value.missing && value.boolean;
 }
@@ -155,10 +146,10 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
   // One memoized lookup per workload and one for the file, shared by every rule: rules read
   // the same few values (est.total_gib, gpu.usable_gib), some of them costly (what-if
   // estimates).
-  std::vector<ExprLookup> workload_lookups;
+  std::vector<MemoLookup> workload_lookups;
   for (size_t i = 0; i < config.workloads.size(); ++i)
-    workload_lookups.push_back(Memoized(WorkloadLookup(analysis, i, settings.headroom)));
-  const ExprLookup file_lookup = Memoized(FileLookup(analysis, facts, settings.headroom));
+    workload_lookups.emplace_back(WorkloadLookup(analysis, i, settings.headroom));
+  MemoLookup file_lookup(FileLookup(analysis, facts, settings.headroom));
 
   for (const auto& rule_ptr : rules.rules()) {
     const Rule& rule = *rule_ptr;
@@ -168,7 +159,7 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
       for (size_t i = 0; i < config.workloads.size(); ++i) {
         const Workload& workload = config.workloads[i];
         if (!Applies(rule, workload)) continue;
-        const ExprLookup& lookup = workload_lookups[i];
+        MemoLookup& lookup = workload_lookups[i];
         if (!Holds(rule, lookup)) continue;
         Finding finding = MakeFinding(rule, lookup, AnchorOf(rule, workload, config));
         finding.command_line = workload.command_span.line;
@@ -177,8 +168,8 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         add(std::move(finding));
       }
     } else if (scope == "file") {
-      const ExprLookup& lookup = file_lookup;
-      if (Holds(rule, lookup)) add(MakeFinding(rule, lookup, FileAnchor(rule, config)));
+      if (Holds(rule, file_lookup))
+        add(MakeFinding(rule, file_lookup, FileAnchor(rule, config)));
     } else if (scope == "device") {
       // GPUs with the same workloads and the same peak make one finding ("GPUs 0-7").
       std::vector<std::pair<const DeviceLoad*, std::vector<int>>> groups;
@@ -193,7 +184,7 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
       }
       for (const auto& [load_ptr, devices] : groups) {
         const DeviceLoad& load = *load_ptr;
-        ExprLookup lookup = DeviceLookup(analysis, load, devices, settings.headroom);
+        MemoLookup lookup(DeviceLookup(analysis, load, devices, settings.headroom));
         if (!Holds(rule, lookup)) continue;
         const std::vector<int>& live =
             load.peak_workloads.empty() ? load.workloads : load.peak_workloads;
@@ -206,7 +197,7 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
       }
     } else if (scope == "unresolved") {
       for (const Unresolved& unresolved : config.unresolved) {
-        ExprLookup lookup = UnresolvedLookup(unresolved);
+        MemoLookup lookup(UnresolvedLookup(unresolved));
         if (!Holds(rule, lookup) || !unresolved.span.valid()) continue;
         add(MakeFinding(rule, lookup, unresolved.span));
       }
@@ -250,9 +241,9 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         const Rule* report = known ? unused_rule : unknown_rule;
         if (!report || !IsSelected(*report, settings)) continue;
         if (known && (s.used.count(id) || !IsSelected(*rules.Find(id), settings))) continue;
-        ExprLookup lookup = [&id](const std::string& name) {
+        MemoLookup lookup([&id](const std::string& name) {
           return name == "suppression.id" ? ExprValue::String(id) : ExprValue::Missing();
-        };
+        });
         Finding finding = MakeFinding(*report, lookup, s.span);
         findings.push_back(std::move(finding));
       }

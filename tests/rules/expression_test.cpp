@@ -153,3 +153,40 @@ TEST_CASE("CollectVariables lists what an expression reads", "[rules][expression
   CHECK(std::find(names.begin(), names.end(), "tp") != names.end());
   CHECK(std::find(names.begin(), names.end(), "model.num_attention_heads") != names.end());
 }
+
+TEST_CASE("a memo lookup asks for each variable once, and answers as the plain lookup does",
+          "[rules][expression]") {
+  std::map<std::string, int> asked;
+  const std::map<std::string, ExprValue> vars = {{"tp", ExprValue::Number(4)},
+                                                 {"written:tp", ExprValue::Bool(true)}};
+  auto inner = [&](const std::string& name) {
+    ++asked[name];
+    auto it = vars.find(name);
+    return it == vars.end() ? ExprValue::Missing() : it->second;
+  };
+  MemoLookup memo(inner);
+  std::string error;
+  size_t column = 0;
+  for (const char* text : {"tp > 1 and tp < 8", "written(tp) and tp == 4",
+                           "divides(tp, 8) and micro_batch > 1", "tp * micro_batch > 1"}) {
+    INFO(text);
+    auto expr = ParseExpression(text, &error, &column);
+    REQUIRE(expr);
+    ExprValue by_memo = Evaluate(*expr, memo);
+    ExprValue plain = Evaluate(*expr, ExprLookup(inner));
+    CHECK(by_memo.missing == plain.missing);
+    CHECK(by_memo.boolean == plain.boolean);
+  }
+  // The plain lookups above asked once per occurrence; the memo once per name in all.
+  MemoLookup counted([&](const std::string& name) {
+    ++asked["memo:" + name];
+    return inner(name);
+  });
+  auto expr = ParseExpression("tp > 1 and tp < 8 and written(tp) and written(tp)", &error, &column);
+  REQUIRE(expr);
+  ExprValue value = Evaluate(*expr, counted);
+  CHECK_FALSE(value.missing);
+  CHECK(value.boolean);
+  CHECK(asked["memo:tp"] == 1);
+  CHECK(asked["memo:written:tp"] == 1);
+}
