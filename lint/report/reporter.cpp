@@ -55,6 +55,29 @@ struct ReportInput::SourceIndex {
   std::unordered_map<std::string, const std::string*> text_by_path;
 };
 
+namespace {
+
+std::string LineOfText(const std::string& text, int line) {
+  size_t start = 0;
+  for (int l = 1; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string::npos) return "";
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+}  // namespace
+
+std::string ReportInput::LineText(const ReportFile& file, const std::string& path,
+                                  int line) const {
+  if (file.sources)
+    for (int i = 0; i < file.sources->size(); ++i)
+      if (file.sources->path(i) == path) return LineOfText(file.sources->text(i), line);
+  return LineText(path, line);
+}
+
 std::string ReportInput::LineText(const std::string& path, int line) const {
   if (!source_index_) {
     auto index = std::make_shared<SourceIndex>();
@@ -68,15 +91,7 @@ std::string ReportInput::LineText(const std::string& path, int line) const {
   }
   auto found = source_index_->text_by_path.find(path);
   if (found == source_index_->text_by_path.end()) return "";
-  const std::string& text = *found->second;
-  size_t start = 0;
-  for (int l = 1; l < line; ++l) {
-    start = text.find('\n', start);
-    if (start == std::string::npos) return "";
-    ++start;
-  }
-  size_t end = text.find('\n', start);
-  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  return LineOfText(*found->second, line);
 }
 
 int ReportInput::Count(Severity severity) const {

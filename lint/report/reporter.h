@@ -29,6 +29,9 @@ struct ReportInput {
   /// The text of a line of any file read (1-based), "" when unknown. Findings can point into
   /// sourced scripts and config files, so this looks across every file's SourceMap.
   std::string LineText(const std::string& path, int line) const;
+  /// The same, looking first in what `file` read: a finding almost always points into its own
+  /// file, and then no index of every file's sources is built.
+  std::string LineText(const ReportFile& file, const std::string& path, int line) const;
   int Count(Severity severity) const;
 
  private:

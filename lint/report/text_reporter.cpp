@@ -42,7 +42,7 @@ std::string RenderText(const ReportInput& input) {
   for (const ReportFile& file : input.files) {
     for (const Finding& f : file.findings) {
       out += Header(f, input.color) + "\n";
-      std::string line = input.LineText(f.span.path, f.span.line);
+      std::string line = input.LineText(file, f.span.path, f.span.line);
       if (!line.empty()) {
         out += fmt::format("  {}\n", line);
         size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
