@@ -453,6 +453,9 @@ ParsedScript ParseShell(std::string_view text) {
   script.lexed = LexShell(text);
   Parser parser(script.lexed);
   script.root = parser.Run(&script.diagnostics);
+  // The tree holds what the tokens held (the parser moved their words out); the emptied tokens
+  // would only take memory where parses are kept for the whole run (ParseCache).
+  std::vector<Token>().swap(script.lexed.tokens);
   return script;
 }
 

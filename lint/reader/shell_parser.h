@@ -11,7 +11,7 @@
 namespace gpulint {
 
 struct ParsedScript {
-  Lexed lexed;                  ///< tokens, comments, heredocs, lexer diagnostics
+  Lexed lexed;                  ///< comments, heredocs, lexer diagnostics (tokens: emptied)
   std::unique_ptr<Node> root;   ///< a kSequence
   std::vector<LexDiagnostic> diagnostics;  ///< parser diagnostics
 };
