@@ -669,7 +669,8 @@ ExprValue MemoLookup::Get(int slot, const std::string& name) {
   if (slot < 0) return inner_(name);
   auto index = static_cast<size_t>(slot);
   // Grown in steps, not one slot at a time: a file's rules ask for a hundred names or more.
-  if (index >= answers_.size()) answers_.resize(std::max<size_t>({index + 1, 2 * answers_.size(), 64}));
+  if (index >= answers_.size())
+    answers_.resize(std::max<size_t>({index + 1, 2 * answers_.size(), 64}));
   if (!answers_[index]) answers_[index] = std::make_unique<ExprValue>(inner_(name));
   return *answers_[index];
 }
