@@ -68,6 +68,22 @@ int RunLintCommand(const Args& args) {
     tuner.headroom = settings.headroom;
     return MakeTunerFixProvider(workspace.maps(), tuner);
   };
+  // Text and concise output is each file's part, then a summary: each part is made on the
+  // file's lint thread, with its sources at hand, and the sources are then let go. Not when a
+  // baseline filters the findings afterwards, or when a second format needs them.
+  const bool by_file = reporter->render_file && options.baseline.empty() &&
+                       options.write_baseline.empty() && options.output_file.empty();
+  const bool color = options.format == "text" && options.output_file.empty() && isatty(1) &&
+                     !std::getenv("NO_COLOR");
+  if (by_file)
+    choices.file_done = [reporter, color](const std::string& path, LintedFile* file) {
+      ReportInput one;
+      one.color = color;
+      one.files.push_back({path, std::move(file->findings), file->sources.get(), nullptr});
+      file->rendered = reporter->render_file(one, one.files.front());
+      file->findings = std::move(one.files.front().findings);
+      file->sources.reset();
+    };
   Linter linter(choices);  // starts parsing the rules while the workspace loads
   Workspace workspace(options);
   workspace.CacheReferencedFiles();  // lint writes nothing
@@ -80,8 +96,7 @@ int RunLintCommand(const Args& args) {
   std::vector<LintedFile> linted(files.size());
   ReportInput input;
   input.rules = &linter.rules();
-  input.color = options.format == "text" && options.output_file.empty() && isatty(1) &&
-                !std::getenv("NO_COLOR");
+  input.color = color;
   input.version = GPULINT_VERSION;
   // LintAll waits for the rules only once a file is read (reporters list them even for none).
   if (!linter.LintAll(workspace, files, &linted, &error) || !linter.Init(&error)) {
@@ -129,7 +144,13 @@ int RunLintCommand(const Args& args) {
     }
   }
 
-  std::string rendered = reporter->render(input);
+  std::string rendered;
+  if (by_file) {
+    for (const LintedFile& file : linted) rendered += file.rendered;
+    rendered += reporter->render_summary(input);
+  } else {
+    rendered = reporter->render(input);
+  }
   if (!options.output_file.empty()) {
     if (!WriteOutputFile(options.output_file, rendered, &error)) {
       fmt::print(stderr, "gpulint: error: {}\n", error);

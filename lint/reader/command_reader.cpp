@@ -8,6 +8,7 @@
 
 #include "lint/core/setting_types.h"
 #include "lint/reader/config_file.h"
+#include "lint/reader/parse_cache.h"
 #include "lint/reader/python_binding.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/util/paths.h"
@@ -472,7 +473,7 @@ class CommandReader::Impl {
   }
 
   struct PythonSource {
-    PyModule module;
+    std::shared_ptr<const PyModule> module;  ///< never null
     int file = -1;
     size_t base_offset = 0;
     bool exact = true;
@@ -480,11 +481,7 @@ class CommandReader::Impl {
 
   std::optional<PythonSource> LoadPython(const std::string& script, const std::string& module,
                                          const Text* heredoc) {
-    std::set<std::string> interesting = {"from_pretrained", "BitsAndBytesConfig", "LoraConfig",
-                                         "add_argument"};
-    for (const FrameworkMap& map : r_.maps_.maps())
-      for (const MatchSpec& match : map.matches)
-        if (!match.python_call.empty()) interesting.insert(match.python_call);
+    const std::set<std::string>& interesting = r_.InterestingPythonCalls();
     PythonSource source;
     std::string text;
     if (heredoc) {
@@ -508,7 +505,11 @@ class CommandReader::Impl {
       source.file = existing >= 0 ? existing : r_.sources_.Add(resolved, text);
       if (existing < 0) out_.files_read.push_back(resolved);
     }
-    source.module = ReadPython(text, interesting);
+    // A file is read through the run's cache; a heredoc is this script's own.
+    source.module = r_.options_.parse_cache && !heredoc
+                        ? r_.options_.parse_cache->ReadPython(
+                              r_.sources_.path(source.file), text, interesting)
+                        : std::make_shared<const PyModule>(ReadPython(text, interesting));
     return source;
   }
 
@@ -530,7 +531,7 @@ class CommandReader::Impl {
           if (required) return &r_.maps_.Loaded(map);
         }
         if (!match.python_call.empty() && source)
-          for (const PyCall& call : source->module.calls)
+          for (const PyCall& call : source->module->calls)
             if (call.callee == match.python_call) {
               out_.entry = "python_call";  // e.g. vLLM's LLM class, not its server
               return &r_.maps_.Loaded(map);
@@ -581,7 +582,7 @@ class CommandReader::Impl {
 
   void BindPython(const FrameworkMap& map, const PythonSource& source,
                   std::vector<Pending>* pending) {
-    PythonBinding binding(source.module, source.file, source.base_offset, source.exact, words_,
+    PythonBinding binding(*source.module, source.file, source.base_offset, source.exact, words_,
                           r_.sources_);
     // Keyword arguments of the map's own calls, then the loader calls (from_pretrained,
     // BitsAndBytesConfig, LoraConfig) that any training or inference script makes.
@@ -598,7 +599,7 @@ class CommandReader::Impl {
       std::set<std::string> calls;
       for (const MatchSpec& match : provider->matches)
         if (!match.python_call.empty()) calls.insert(match.python_call);
-      for (const PyCall& call : source.module.calls) {
+      for (const PyCall& call : source.module->calls) {
         if (!calls.count(call.callee)) continue;
         for (const BoundKeyword& keyword : binding.Keywords(call)) {
           auto it = provider->kwargs.find(keyword.key);
@@ -719,5 +720,16 @@ CommandReader::CommandReader(SourceMap& sources, const FrameworkMaps& maps,
     : sources_(sources), maps_(maps), virtual_files_(virtual_files), options_(options) {}
 
 ProgramRead CommandReader::Read(const CommandRecord& record) { return Impl(*this, record).Run(); }
+
+const std::set<std::string>& CommandReader::InterestingPythonCalls() {
+  if (interesting_python_calls_.empty()) {
+    interesting_python_calls_ = {"from_pretrained", "BitsAndBytesConfig", "LoraConfig",
+                                 "add_argument"};
+    for (const FrameworkMap& map : maps_.maps())
+      for (const MatchSpec& match : map.matches)
+        if (!match.python_call.empty()) interesting_python_calls_.insert(match.python_call);
+  }
+  return interesting_python_calls_;
+}
 
 }  // namespace gpulint

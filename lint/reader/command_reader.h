@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "lint/reader/source_map.h"
 
 namespace gpulint {
+
+class ParseCache;
 
 /// What a launcher (torchrun, accelerate, deepspeed, srun) says about the processes it starts.
 struct LaunchInfo {
@@ -44,6 +47,7 @@ struct ProgramRead {
 struct CommandReaderOptions {
   std::function<bool(const std::string& path, std::string* text)> read_file;
   std::string script_dir;
+  ParseCache* parse_cache = nullptr;  ///< shares the Python files scripts run; may be null
 };
 
 class CommandReader {
@@ -55,6 +59,10 @@ class CommandReader {
 
  private:
   class Impl;
+  /// The callees a Python file is read for: from_pretrained, LoraConfig and the calls the flag
+  /// maps match on. The same for every command, so made once.
+  const std::set<std::string>& InterestingPythonCalls();
+  std::set<std::string> interesting_python_calls_;
   SourceMap& sources_;
   const FrameworkMaps& maps_;
   const std::map<std::string, Text>& virtual_files_;

@@ -16,4 +16,18 @@ std::shared_ptr<const ParsedScript> ParseCache::Parse(const std::string& path,
   return parsed;
 }
 
+std::shared_ptr<const PyModule> ParseCache::ReadPython(const std::string& path,
+                                                       std::string_view text,
+                                                       const std::set<std::string>& interesting) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = modules_.find(path);
+    if (it != modules_.end() && it->second.first == text) return it->second.second;
+  }
+  auto module = std::make_shared<const PyModule>(gpulint::ReadPython(text, interesting));
+  std::lock_guard<std::mutex> lock(mutex_);
+  modules_[path] = {std::string(text), module};
+  return module;
+}
+
 }  // namespace gpulint

@@ -1,14 +1,17 @@
-// Parsed scripts that other scripts run (`bash launch.sh`, `source env.sh`), shared by all the
-// files of one run: a launcher that a dozen wrappers call is parsed once, not a dozen times.
+// Parsed scripts and Python files that other scripts run (`bash launch.sh`, `source env.sh`,
+// `python train.py`), shared by all the files of one run: a launcher that a dozen wrappers call
+// is parsed once, not a dozen times.
 #pragma once
 
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "lint/reader/python_reader.h"
 #include "lint/reader/shell_parser.h"
 
 namespace gpulint {
@@ -20,11 +23,19 @@ class ParseCache {
   /// once both parse, and one result is kept.
   std::shared_ptr<const ParsedScript> Parse(const std::string& path, std::string_view text);
 
+  /// The same for a Python file that scripts run (a train.py that several launchers start).
+  /// `interesting` must be the same set on every call: it comes from the framework maps, which
+  /// do not change within a run.
+  std::shared_ptr<const PyModule> ReadPython(const std::string& path, std::string_view text,
+                                             const std::set<std::string>& interesting);
+
  private:
+  template <typename Parsed>
+  using ByPath = std::unordered_map<std::string, std::pair<std::string, std::shared_ptr<Parsed>>>;
+
   std::mutex mutex_;
-  /// path -> (text, its parse)
-  std::unordered_map<std::string, std::pair<std::string, std::shared_ptr<const ParsedScript>>>
-      scripts_;
+  ByPath<const ParsedScript> scripts_;  ///< path -> (text, its parse)
+  ByPath<const PyModule> modules_;
 };
 
 }  // namespace gpulint

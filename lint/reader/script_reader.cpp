@@ -228,6 +228,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   CommandReaderOptions reader_options;
   reader_options.read_file = options.read_file;
   reader_options.script_dir = script_dir;
+  reader_options.parse_cache = options.parse_cache;
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.

@@ -9,6 +9,9 @@ namespace gpulint {
 
 std::string RenderText(const ReportInput& input);
 std::string RenderConcise(const ReportInput& input);
+std::string RenderTextFile(const ReportInput& input, const ReportFile& file);
+std::string RenderConciseFile(const ReportInput& input, const ReportFile& file);
+std::string RenderTextSummary(const ReportInput& input);
 std::string RenderJson(const ReportInput& input);
 std::string RenderJsonLines(const ReportInput& input);
 std::string RenderSarif(const ReportInput& input);
@@ -103,8 +106,10 @@ int ReportInput::Count(Severity severity) const {
 
 const std::vector<ReporterEntry>& Reporters() {
   static const std::vector<ReporterEntry> reporters = {
-      {"text", RenderText, "compiler style with the source line and a caret (default)"},
-      {"concise", RenderConcise, "one line per finding"},
+      {"text", RenderText, "compiler style with the source line and a caret (default)", false,
+       false, RenderTextFile, RenderTextSummary},
+      {"concise", RenderConcise, "one line per finding", false, false, RenderConciseFile,
+       RenderTextSummary},
       {"json", RenderJson, "the JSON of architecture.md"},
       {"jsonl", RenderJsonLines, "one JSON object per finding"},
       {"sarif", RenderSarif, "SARIF 2.1.0 for GitHub code scanning", true},

@@ -49,6 +49,9 @@ std::vector<std::string> Fingerprints(const ReportInput& input);
 std::string XmlEscape(const std::string& text);
 
 using RenderFunction = std::string (*)(const ReportInput& input);
+/// One file's part of a format whose output is its files' parts one after another, then a
+/// summary (text, concise): lint renders each part on the file's lint thread.
+using RenderFileFunction = std::string (*)(const ReportInput& input, const ReportFile& file);
 
 struct ReporterEntry {
   const char* name;
@@ -58,6 +61,9 @@ struct ReporterEntry {
   /// Shows estimates, not only findings: the analyses are kept until it renders. Otherwise
   /// each file keeps only its sources (a large tree's analyses run to gigabytes).
   bool needs_analysis = false;
+  /// For formats made file by file: render == each file's render_file, then render_summary.
+  RenderFileFunction render_file = nullptr;
+  RenderFunction render_summary = nullptr;
 };
 
 /// Every format, in the order `--help` lists them.

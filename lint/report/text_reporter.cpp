@@ -37,31 +37,42 @@ std::string Summary(const ReportInput& input) {
 
 }  // namespace
 
+std::string RenderTextFile(const ReportInput& input, const ReportFile& file) {
+  std::string out;
+  for (const Finding& f : file.findings) {
+    out += Header(f, input.color) + "\n";
+    std::string line = input.LineText(file, f.span.path, f.span.line);
+    if (!line.empty()) {
+      out += fmt::format("  {}\n", line);
+      size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
+      std::string pad;
+      for (size_t i = 0; i < col && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
+      size_t width = std::max<size_t>(1, std::min(f.span.length, line.size() > col ? line.size() - col : 1));
+      out += fmt::format("  {}{}\n", pad, std::string(width, '^'));
+    }
+    for (const Fix& fix : f.fixes)
+      out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", fix.description);
+  }
+  return out;
+}
+
+std::string RenderConciseFile(const ReportInput& input, const ReportFile& file) {
+  std::string out;
+  for (const Finding& f : file.findings) out += Header(f, input.color) + "\n";
+  return out;
+}
+
+std::string RenderTextSummary(const ReportInput& input) { return Summary(input); }
+
 std::string RenderText(const ReportInput& input) {
   std::string out;
-  for (const ReportFile& file : input.files) {
-    for (const Finding& f : file.findings) {
-      out += Header(f, input.color) + "\n";
-      std::string line = input.LineText(file, f.span.path, f.span.line);
-      if (!line.empty()) {
-        out += fmt::format("  {}\n", line);
-        size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
-        std::string pad;
-        for (size_t i = 0; i < col && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
-        size_t width = std::max<size_t>(1, std::min(f.span.length, line.size() > col ? line.size() - col : 1));
-        out += fmt::format("  {}{}\n", pad, std::string(width, '^'));
-      }
-      for (const Fix& fix : f.fixes)
-        out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", fix.description);
-    }
-  }
+  for (const ReportFile& file : input.files) out += RenderTextFile(input, file);
   return out + Summary(input);
 }
 
 std::string RenderConcise(const ReportInput& input) {
   std::string out;
-  for (const ReportFile& file : input.files)
-    for (const Finding& f : file.findings) out += Header(f, input.color) + "\n";
+  for (const ReportFile& file : input.files) out += RenderConciseFile(input, file);
   return out + Summary(input);
 }
 

@@ -94,6 +94,7 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
     out->sources = std::move(out->analysis->sources);
     out->analysis.reset();
   }
+  if (choices_.file_done) choices_.file_done(file.path, out);
   return true;
 }
 

@@ -18,6 +18,8 @@
 namespace gpulint {
 
 /// What the command line says; unset fields fall back to the file's gpulint.toml.
+struct LintedFile;
+
 struct LintChoices {
   std::vector<std::string> select;         ///< replaces the config's select when not empty
   std::vector<std::string> ignore;         ///< added to the config's ignore
@@ -28,6 +30,9 @@ struct LintChoices {
   bool keep_analysis = true;
   /// Builds the fix provider for a file's settings (the tuner's; null: no tuned fixes).
   std::function<FixProvider(Workspace& workspace, const LintSettings& settings)> fixes;
+  /// Called on the lint thread once a file is checked (null: nothing): output that renders
+  /// file by file is made there, while the file's sources are at hand.
+  std::function<void(const std::string& path, LintedFile* file)> file_done;
 };
 
 struct LintedFile {
@@ -35,6 +40,7 @@ struct LintedFile {
   std::unique_ptr<SourceMap> sources;       ///< the analysis' sources when it is not kept
   LintSettings settings;
   std::vector<Finding> findings;
+  std::string rendered;  ///< the file's part of the output, when LintChoices::file_done made it
 };
 
 class Linter {

@@ -286,3 +286,28 @@ TEST_CASE("a --headroom outside 0..0.9, NaN included, is a usage error", "[cli][
   }
   CHECK(RunGpulint({"lint", "--isolated", "--headroom", "0.2", path}).exit_code == 1);
 }
+
+TEST_CASE("text made file by file on the lint threads is the text of the whole report",
+          "[cli][lint]") {
+  // --format text alone renders each file on its lint thread; with --output-file the whole
+  // report is rendered at the end, for the file and again for the terminal.
+  for (const char* format : {"text", "concise"}) {
+    INFO(format);
+    TempDir dir;
+    std::string out = dir.path() + "/report.txt";
+    std::vector<std::string> files = {"fixtures/rules/GL101/bad.sh", "fixtures/rules/GL107/bad.sh",
+                                      "fixtures/seeds/004_dpo_lora_a100/train_all_sequential.sh",
+                                      "fixtures/report"};
+    std::vector<std::string> by_file = {"lint", "--isolated", "--format", format};
+    by_file.insert(by_file.end(), files.begin(), files.end());
+    std::vector<std::string> whole = by_file;
+    whole.insert(whole.begin() + 4, {"--output-file", out});
+    auto streamed = RunGpulint(by_file, "", SourcePath(""));
+    auto rendered = RunGpulint(whole, "", SourcePath(""));
+    CHECK(streamed.exit_code == rendered.exit_code);
+    CHECK(streamed.out.find("error[GL101") != std::string::npos);
+    CHECK(streamed.out.find("Found ") != std::string::npos);
+    CHECK(streamed.out == ReadWholeFile(out));
+    if (std::string(format) == "text") CHECK(streamed.out == rendered.out);
+  }
+}

@@ -45,3 +45,18 @@ TEST_CASE("threads share the cache", "[reader][parse-cache]") {
   CHECK(cache.Parse("/repo/a.sh", "export A=1\nrun $A\n").get() ==
         cache.Parse("/repo/a.sh", "export A=1\nrun $A\n").get());
 }
+
+TEST_CASE("a Python file that several scripts run is read once", "[reader][parse-cache]") {
+  ParseCache cache;
+  const std::set<std::string> interesting = {"from_pretrained"};
+  const std::string source = "M = 'Qwen/Qwen3-8B'\nmodel = AutoModel.from_pretrained(M)\n";
+  auto first = cache.ReadPython("/repo/train.py", source, interesting);
+  auto again = cache.ReadPython("/repo/train.py", source, interesting);
+  REQUIRE(first);
+  CHECK(first.get() == again.get());
+  REQUIRE(first->calls.size() == 1);
+  CHECK(first->calls[0].callee == "from_pretrained");
+  auto changed = cache.ReadPython("/repo/train.py", source + "x = 1\n", interesting);
+  CHECK(changed.get() != first.get());
+  CHECK(cache.ReadPython("/other/train.py", source, interesting).get() != first.get());
+}
