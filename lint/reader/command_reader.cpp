@@ -54,12 +54,17 @@ bool ParseDeviceList(const std::string& text, std::vector<int>* devices) {
   return true;
 }
 
-bool MatchesWords(const std::vector<std::string>& pattern, const std::vector<Text>& words,
+// `words` are the command's words as text (Impl::texts_): every flag map's patterns are tried
+// at every word, so the texts are made once per command, not once per try.
+bool MatchesWords(const std::vector<std::string>& pattern, const std::vector<std::string>& words,
                   size_t at) {
   if (pattern.empty() || words.size() < at + pattern.size()) return false;
-  if (Basename(words[at].Str()) != pattern[0]) return false;
+  std::string_view program = words[at];
+  if (size_t slash = program.rfind('/'); slash != std::string_view::npos)
+    program.remove_prefix(slash + 1);
+  if (program != pattern[0]) return false;
   for (size_t i = 1; i < pattern.size(); ++i)
-    if (words[at + i].Str() != pattern[i]) return false;
+    if (words[at + i] != pattern[i]) return false;
   return true;
 }
 
@@ -71,6 +76,7 @@ class CommandReader::Impl {
 
   ProgramRead Run() {
     words_ = record_.argv;
+    for (const Text& word : words_) texts_.push_back(word.Str());
     ReadVisibleDevices();
     size_t at = 0;
     // Wrappers and launchers, outermost first, until the program itself.
@@ -127,12 +133,12 @@ class CommandReader::Impl {
     for (const FrameworkMap& header : r_.maps_.maps()) {
       if (header.kind != "wrapper") continue;
       for (const MatchSpec& match : header.matches) {
-        if (!MatchesWords(match.command, words_, at)) continue;
+        if (!MatchesWords(match.command, texts_, at)) continue;
         const FrameworkMap& map = r_.maps_.Loaded(header);
         size_t i = at + match.command.size();
         bool is_env = match.command[0] == "env";
         while (i < words_.size()) {
-          std::string word = words_[i].Str();
+          const std::string& word = texts_[i];
           if (is_env && word.find('=') != std::string::npos && !LooksLikeFlag(word)) {
             size_t eq = word.find('=');
             if (word.substr(0, eq) == "CUDA_VISIBLE_DEVICES")
@@ -146,7 +152,7 @@ class CommandReader::Impl {
         // `timeout 3600 cmd`: a duration before the program.
         if (match.command[0] == "timeout" && i < words_.size()) {
           double seconds = 0;
-          std::string word = words_[i].Str();
+          const std::string& word = texts_[i];
           if (ParseNumber(word.substr(0, word.find_first_not_of("0123456789.")), &seconds)) ++i;
         }
         *next = i;
@@ -161,11 +167,11 @@ class CommandReader::Impl {
       if (map.kind != "launcher") continue;
       for (const MatchSpec& match : map.matches) {
         size_t start = 0;
-        if (MatchesWords(match.command, words_, at)) {
+        if (MatchesWords(match.command, texts_, at)) {
           start = at + match.command.size();
         } else if (!match.python_module.empty() && at + 2 < words_.size() &&
-                   IsPythonExecutable(words_[at].Str()) && words_[at + 1].Str() == "-m" &&
-                   words_[at + 2].Str() == match.python_module) {
+                   IsPythonExecutable(texts_[at]) && texts_[at + 1] == "-m" &&
+                   texts_[at + 2] == match.python_module) {
           start = at + 3;
         } else {
           continue;
@@ -184,7 +190,7 @@ class CommandReader::Impl {
       out_.launch.distributed = true;
     std::vector<Pending> launcher_settings;
     while (i < words_.size()) {
-      std::string word = words_[i].Str();
+      const std::string& word = texts_[i];
       if (std::find(map.program_after.begin(), map.program_after.end(), word) !=
           map.program_after.end())
         return i + 1;
@@ -224,7 +230,7 @@ class CommandReader::Impl {
   // Applies the flag at words_[i] with `map`; returns how many words it used.
   size_t ApplyFlag(const FrameworkMap& map, size_t i, std::vector<Pending>* pending,
                    bool launcher) {
-    std::string word = words_[i].Str();
+    const std::string& word = texts_[i];
     std::string name = word;
     std::optional<Text> inline_value;
     size_t eq = word.find('=');
@@ -247,7 +253,7 @@ class CommandReader::Impl {
       // program a launcher starts.
       if (inline_value) return 1;
       if (i + 1 < words_.size()) {
-        std::string next = words_[i + 1].Str();
+        const std::string& next = texts_[i + 1];
         if (!LooksLikeFlag(next) && !(launcher && LooksLikeProgram(next))) return 2;
       }
       return 1;
@@ -265,7 +271,7 @@ class CommandReader::Impl {
         used = 2;
       }
     } else if (spec->kind == FlagSpec::Kind::kBool && i + 1 < words_.size() &&
-               ParseBoolText(words_[i + 1].Str())) {
+               ParseBoolText(texts_[i + 1])) {
       next_value = words_[i + 1];
       value = &next_value;
       used = 2;
@@ -401,19 +407,19 @@ class CommandReader::Impl {
   }
 
   void ReadProgram(size_t at) {
-    std::string first = words_[at].Str();
+    const std::string& first = texts_[at];
     std::string module, script;
     size_t args_start = at + 1;
     bool python = IsPythonExecutable(first) ||
                   (!words_[at].Known() && at + 1 < words_.size() &&
-                   EndsWith(words_[at + 1].Str(), ".py"));
+                   EndsWith(texts_[at + 1], ".py"));
     const Text* heredoc_source = nullptr;
     if (python) {
       size_t i = at + 1;
       while (i < words_.size()) {
-        std::string word = words_[i].Str();
+        const std::string& word = texts_[i];
         if (word == "-m" && i + 1 < words_.size()) {
-          module = words_[i + 1].Str();
+          module = texts_[i + 1];
           args_start = i + 2;
           break;
         }
@@ -450,7 +456,7 @@ class CommandReader::Impl {
     // The Python file, when it is in the tree, for its calls and argparse defaults.
     std::set<std::string> flag_names;
     for (size_t i = args_start; i < words_.size(); ++i) {
-      std::string word = words_[i].Str();
+      const std::string& word = texts_[i];
       if (LooksLikeFlag(word)) flag_names.insert(word.substr(0, word.find('=')));
     }
     std::optional<PythonSource> python_source;
@@ -463,7 +469,7 @@ class CommandReader::Impl {
     if (python && map->name != "generic") fallback_ = r_.maps_.Find("generic");
     size_t command_words = 0;
     for (const MatchSpec& match : map->matches)
-      if (MatchesWords(match.command, words_, at)) command_words = match.command.size();
+      if (MatchesWords(match.command, texts_, at)) command_words = match.command.size();
     if (!python) args_start = at + command_words;
 
     std::vector<Pending> pending = launcher_pending_;
@@ -520,7 +526,7 @@ class CommandReader::Impl {
     for (const FrameworkMap& map : r_.maps_.maps()) {
       if (map.kind != "framework" && map.kind != "generic") continue;
       for (const MatchSpec& match : map.matches) {
-        if (!match.command.empty() && !python && MatchesWords(match.command, words_, at))
+        if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
           return &r_.maps_.Loaded(map);
         if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
         if (!match.python_script.empty() && python && !script.empty() &&
@@ -544,7 +550,7 @@ class CommandReader::Impl {
   void ParseArguments(const FrameworkMap& map, size_t i, std::vector<Pending>* pending) {
     size_t positional = 0;
     while (i < words_.size()) {
-      std::string word = words_[i].Str();
+      const std::string& word = texts_[i];
       if (word == "--") {
         ++i;
         continue;
@@ -706,6 +712,7 @@ class CommandReader::Impl {
   CommandReader& r_;
   const CommandRecord& record_;
   std::vector<Text> words_;
+  std::vector<std::string> texts_;  ///< words_[i].Str(), made once
   ProgramRead out_;
   std::vector<Pending> launcher_pending_;
   std::vector<std::pair<std::string, Setting>> further_;
