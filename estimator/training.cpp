@@ -63,8 +63,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
       grads = 4 * trainable;
       states = OptimizerStateBytes(in.optimizer, Precision::kAmpBf16, m.hidden_size) * trainable;
       b.terms.push_back({"lora adapters", 4 * trainable,
-                         fmt::format("{:.1f}M parameters of rank {} in fp32", trainable / 1e6,
-                                     in.lora_rank)});
+                         in.explain ? fmt::format("{:.1f}M parameters of rank {} in fp32",
+                                                  trainable / 1e6, in.lora_rank)
+                                    : std::string()});
     }
   } else {
     trainable = share.Total();
@@ -275,14 +276,17 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (paged_states > 0) {
     double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));
     b.total += resident;
-    b.terms.push_back({"paged optimizer states", paged_states,
-                       fmt::format("unified memory: {:.1f} GiB on the GPU, the rest paged out",
-                                   BytesToGib(resident))});
+    b.terms.push_back(
+        {"paged optimizer states", paged_states,
+         in.explain ? fmt::format("unified memory: {:.1f} GiB on the GPU, the rest paged out",
+                                  BytesToGib(resident))
+                    : std::string()});
   }
   // The workspaces are allocated tensors but belong to no term of the model: overhead.
   b.overhead = b.total - (b.torch_allocated - workspace);
   b.terms.push_back({"activations per token per layer", activation.per_token_layer,
-                     fmt::format("{:.0f} tokens x {} layers", tokens, share.layers)});
+                     in.explain ? fmt::format("{:.0f} tokens x {} layers", tokens, share.layers)
+                                : std::string()});
   return b;
 }
 

@@ -30,6 +30,8 @@ enum class Sharding {
 
 struct TrainingInput {
   const ModelArch* arch = nullptr;
+  /// Word the terms' notes; false when only the numbers are wanted (the tuner's searches).
+  bool explain = true;
   double gpu_total_bytes = 0;
   int gpus = 1;            ///< GPUs of this training job
   int tp = 1, pp = 1, cp = 1, ep = 1;

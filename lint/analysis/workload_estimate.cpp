@@ -23,7 +23,9 @@ bool IsServingRole(const std::string& role) {
 // with no default), so that rules do not judge an estimate built on a guess.
 class SettingReader {
  public:
-  SettingReader(const Workload& w, WorkloadEstimate* out) : w_(w), out_(out) {}
+  /// `explain`: word the assumptions made (the tuner's what-if estimates need the numbers only).
+  SettingReader(const Workload& w, WorkloadEstimate* out, bool explain)
+      : w_(w), out_(out), explain_(explain) {}
 
   std::optional<double> Number(std::string_view name) const {
     const Setting* setting = w_.Find(name);
@@ -39,7 +41,7 @@ class SettingReader {
   }
   double NumberOr(std::string_view name, double fallback, const char* why) {
     if (auto value = Number(name)) return *value;
-    Assume(name, fmt::format("{}", fallback), why);
+    if (explain_) Assume(name, fmt::format("{}", fallback), why);
     return fallback;
   }
   std::string StringOr(std::string_view name, const std::string& fallback, const char* why) {
@@ -54,6 +56,7 @@ class SettingReader {
     return fallback;
   }
   void Assume(std::string_view name, const std::string& value, const char* why) {
+    if (!explain_) return;
     const Setting* setting = w_.Find(name);
     std::string state = setting && setting->value.kind == Value::Kind::kNone
                             ? fmt::format("unknown ({})", setting->not_editable_reason)
@@ -72,6 +75,7 @@ class SettingReader {
 
   const Workload& w_;
   WorkloadEstimate* out_;
+  bool explain_;
 };
 
 bool ListHas(const Workload& w, std::string_view name, std::string_view needle) {
@@ -121,9 +125,11 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
 
 est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
                                         const est::Quantization& name_quant,
-                                        const est::GpuSpec& gpu, WorkloadEstimate* out) {
-  SettingReader s(w, out);
+                                        const est::GpuSpec& gpu, WorkloadEstimate* out,
+                                        bool explain) {
+  SettingReader s(w, out, explain);
   est::TrainingInput in;
+  in.explain = explain;
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
   in.gpus = std::max(w.gpus, 1);
@@ -246,8 +252,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
 
 est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& arch,
                                        const est::Quantization& name_quant,
-                                       const est::GpuSpec& gpu, WorkloadEstimate* out) {
-  SettingReader s(w, out);
+                                       const est::GpuSpec& gpu, WorkloadEstimate* out,
+                                       bool explain) {
+  SettingReader s(w, out, explain);
   est::ServingInput in;
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
@@ -328,12 +335,12 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
 
 // The estimate proper, once `out` holds the model and the GPU.
 void EstimateResolved(const Workload& workload, const est::Quantization& quant_from_name,
-                      WorkloadEstimate* out) {
+                      WorkloadEstimate* out, bool explain = true) {
   const est::ModelArch& arch = out->model->arch;
   est::Breakdown breakdown =
       out->kind == WorkloadEstimate::Kind::kTraining
-          ? EstimateTrainingWorkload(workload, arch, quant_from_name, *out->gpu, out)
-          : EstimateServingWorkload(workload, arch, quant_from_name, *out->gpu, out);
+          ? EstimateTrainingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain)
+          : EstimateServingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain);
   for (const std::string& a : breakdown.assumptions) out->assumptions.push_back(a);
   out->fits = breakdown.total <= out->usable_bytes &&
               (breakdown.kv_cache_tokens < 0 || out->max_model_len <= 0 ||
@@ -437,7 +444,7 @@ WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstima
   out.model = resolved.model;
   out.gpu = resolved.gpu;
   out.usable_bytes = resolved.usable_bytes;
-  EstimateResolved(workload, resolved.resolution.quant_from_name, &out);
+  EstimateResolved(workload, resolved.resolution.quant_from_name, &out, /*explain=*/false);
   return out;
 }
 

@@ -50,7 +50,8 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
 
 /// Estimates `workload` on the model and GPU that `resolved` (an estimate of the same workload
 /// before some settings changed) already found: the tuner's inner loop changes settings only,
-/// and resolving the names costs more than the estimate.
+/// and resolving the names costs more than the estimate. Its assumptions are not worded: only
+/// the numbers and `unknown_inputs` are filled.
 WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved);
 
 }  // namespace gpulint

@@ -309,3 +309,26 @@ TEST_CASE("more batch or more sequence never needs less memory", "[estimator][tr
     }
   }
 }
+
+TEST_CASE("without explanations the numbers are the same and the notes are empty",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  in.lora_rank = 8;
+  Breakdown worded = EstimateTraining(in);
+  in.explain = false;
+  Breakdown bare = EstimateTraining(in);
+  CHECK(bare.total == worded.total);
+  CHECK(bare.activations == worded.activations);
+  REQUIRE(bare.terms.size() == worded.terms.size());
+  int unworded = 0;  // notes that are formatted from numbers are left out
+  for (size_t i = 0; i < bare.terms.size(); ++i) {
+    CHECK(bare.terms[i].name == worded.terms[i].name);
+    CHECK(bare.terms[i].bytes == worded.terms[i].bytes);
+    if (bare.terms[i].note != worded.terms[i].note) {
+      CHECK(bare.terms[i].note.empty());
+      ++unworded;
+    }
+  }
+  CHECK(unworded >= 2);  // the LoRA adapters and the activations per token per layer
+}
