@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 #include "lint/reader/shell_expand.h"
 #include "lint/util/paths.h"
@@ -102,6 +105,36 @@ std::vector<Entry> ListFolder(const std::string& dir) {
   return entries;
 }
 
+// Lists one folder of the walk under `root`: files to lint go to `found`, folders to walk to
+// `subfolders`, each with the .gitignore patterns that hold below it.
+void ListInto(const std::string& root, const std::string& folder,
+              std::vector<std::string> ignores, const std::vector<std::string>& exclude,
+              const std::vector<std::string>& include,
+              std::vector<std::pair<std::string, std::vector<std::string>>>* subfolders,
+              std::vector<std::string>* found) {
+  const std::string dir = folder.empty() ? root : JoinPath(root, folder);
+  std::vector<Entry> entries = ListFolder(dir);
+  // Read only where one is listed: trying to open one in every folder was a failed system
+  // call per folder.
+  for (const Entry& entry : entries)
+    if (entry.name == ".gitignore")
+      for (std::string& pattern : ReadGitignore(dir)) ignores.push_back(std::move(pattern));
+  for (const Entry& entry : entries) {
+    const std::string& name = entry.name;
+    if (StartsWith(name, ".") || name == "node_modules" || name == "__pycache__") continue;
+    std::string relative = folder.empty() ? name : folder + "/" + name;
+    if (MatchesGitignore(relative, entry.is_dir, ignores)) continue;
+    std::string display = JoinPath(root, relative);
+    if (MatchesAnyGlob(display, exclude)) continue;
+    if (entry.is_dir) {
+      subfolders->emplace_back(relative, ignores);
+    } else if (entry.is_file &&
+               (IsScript(JoinPath(dir, name), name) || MatchesAnyGlob(display, include))) {
+      found->push_back(display);
+    }
+  }
+}
+
 }  // namespace
 
 bool MatchesAnyGlob(const std::string& path, const std::vector<std::string>& globs) {
@@ -139,36 +172,40 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
     files->push_back(path);
     return true;
   }
-  // An explicit walk with a stack: no recursion over the user's folder depth.
-  // Each folder carries its path below the root ("" for the root) and the .gitignore
-  // patterns of the folders above it.
-  std::vector<std::pair<std::string, std::vector<std::string>>> stack = {{"", {}}};
+  // An explicit walk over a shared stack of folders, on every core: listing a folder is
+  // several system calls, a large tree has tens of thousands of folders, and the folders are
+  // independent. No recursion over the user's folder depth. Each folder carries its path below
+  // the root ("" for the root) and the .gitignore patterns of the folders above it.
+  std::vector<std::pair<std::string, std::vector<std::string>>> stack;
   std::vector<std::string> found;
-  while (!stack.empty()) {
-    auto [folder, ignores] = stack.back();
-    stack.pop_back();
-    const std::string dir = folder.empty() ? path : JoinPath(path, folder);
-    std::vector<Entry> entries = ListFolder(dir);
-    // Read only where one is listed: trying to open one in every folder was a failed system
-    // call per folder.
-    for (const Entry& entry : entries)
-      if (entry.name == ".gitignore")
-        for (std::string& pattern : ReadGitignore(dir)) ignores.push_back(std::move(pattern));
-    for (const Entry& entry : entries) {
-      const std::string& name = entry.name;
-      if (StartsWith(name, ".") || name == "node_modules" || name == "__pycache__") continue;
-      std::string relative = folder.empty() ? name : folder + "/" + name;
-      if (MatchesGitignore(relative, entry.is_dir, ignores)) continue;
-      std::string display = JoinPath(path, relative);
-      if (MatchesAnyGlob(display, exclude)) continue;
-      if (entry.is_dir) {
-        stack.emplace_back(relative, ignores);
-      } else if (entry.is_file &&
-                 (IsScript(JoinPath(dir, name), name) || MatchesAnyGlob(display, include))) {
-        found.push_back(display);
-      }
+  ListInto(path, "", {}, exclude, include, &stack, &found);  // a flat folder needs no threads
+  std::mutex mutex;
+  std::condition_variable changed;
+  int listing = 0;  // folders being listed: their subfolders may still come
+  auto walk = [&] {
+    std::vector<std::string> mine;
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      changed.wait(lock, [&] { return !stack.empty() || listing == 0; });
+      if (stack.empty()) break;  // and nothing is being listed: the walk is over
+      auto [folder, ignores] = std::move(stack.back());
+      stack.pop_back();
+      ++listing;
+      lock.unlock();
+      std::vector<std::pair<std::string, std::vector<std::string>>> subfolders;
+      ListInto(path, folder, std::move(ignores), exclude, include, &subfolders, &mine);
+      lock.lock();
+      for (auto& subfolder : subfolders) stack.push_back(std::move(subfolder));
+      --listing;
+      changed.notify_all();
     }
-  }
+    found.insert(found.end(), mine.begin(), mine.end());
+  };
+  std::vector<std::thread> helpers;
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 1; i < cores && stack.size() > 1; ++i) helpers.emplace_back(walk);
+  walk();
+  for (std::thread& helper : helpers) helper.join();
   std::sort(found.begin(), found.end());
   files->insert(files->end(), found.begin(), found.end());
   return true;
