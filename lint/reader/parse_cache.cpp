@@ -12,6 +12,7 @@ std::shared_ptr<const ParsedScript> ParseCache::Parse(const std::string& path,
   // Parsed outside the lock: the other threads go on with their own files meanwhile.
   auto parsed = std::make_shared<const ParsedScript>(ParseShell(text));
   std::lock_guard<std::mutex> lock(mutex_);
+  if (scripts_.size() >= kMaxEntries) scripts_.clear();
   scripts_[path] = {std::string(text), parsed};
   return parsed;
 }
@@ -26,6 +27,7 @@ std::shared_ptr<const PyModule> ParseCache::ReadPython(const std::string& path,
   }
   auto module = std::make_shared<const PyModule>(gpulint::ReadPython(text, interesting));
   std::lock_guard<std::mutex> lock(mutex_);
+  if (modules_.size() >= kMaxEntries) modules_.clear();
   modules_[path] = {std::string(text), module};
   return module;
 }

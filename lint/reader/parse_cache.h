@@ -30,6 +30,11 @@ class ParseCache {
                                              const std::set<std::string>& interesting);
 
  private:
+  // A tree of thousands of launchers would keep every parse to the end of the run: past this
+  // many, the cache starts again (files are linted in path order, so the scripts that run one
+  // another are mostly linted close together).
+  static constexpr size_t kMaxEntries = 512;
+
   template <typename Parsed>
   using ByPath = std::unordered_map<std::string, std::pair<std::string, std::shared_ptr<Parsed>>>;
 

@@ -60,3 +60,15 @@ TEST_CASE("a Python file that several scripts run is read once", "[reader][parse
   CHECK(changed.get() != first.get());
   CHECK(cache.ReadPython("/other/train.py", source, interesting).get() != first.get());
 }
+
+TEST_CASE("a cache of many scripts starts again and still answers right", "[reader][parse-cache]") {
+  ParseCache cache;
+  for (int i = 0; i < 1500; ++i) {  // more than the cache keeps
+    std::string text = "echo " + std::to_string(i) + "\n";
+    auto parsed = cache.Parse("/repo/job" + std::to_string(i) + ".sh", text);
+    REQUIRE(parsed);
+    REQUIRE(parsed->root->children.size() == 1);
+  }
+  auto early = cache.Parse("/repo/job0.sh", "echo 0\necho again\n");
+  CHECK(early->root->children.size() == 2);
+}
