@@ -2,6 +2,7 @@
 // --fail-on.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -144,15 +145,16 @@ int RunLintCommand(const Args& args) {
     }
   }
 
-  std::string rendered;
   if (by_file) {
-    for (const LintedFile& file : linted) rendered += file.rendered;
-    rendered += reporter->render_summary(input);
-  } else {
-    rendered = reporter->render(input);
-  }
-  if (!options.output_file.empty()) {
-    if (!WriteOutputFile(options.output_file, rendered, &error)) {
+    // The parts go out as they are, not copied into one string first (a large tree's report is
+    // tens of megabytes).
+    for (LintedFile& file : linted) {
+      std::fwrite(file.rendered.data(), 1, file.rendered.size(), stdout);
+      std::string().swap(file.rendered);
+    }
+    fmt::print("{}", reporter->render_summary(input));
+  } else if (!options.output_file.empty()) {
+    if (!WriteOutputFile(options.output_file, reporter->render(input), &error)) {
       fmt::print(stderr, "gpulint: error: {}\n", error);
       return kExitUsage;
     }
@@ -160,7 +162,7 @@ int RunLintCommand(const Args& args) {
     terminal.color = isatty(1) && !std::getenv("NO_COLOR");
     fmt::print("{}", FindReporter("text")->render(terminal));
   } else {
-    fmt::print("{}", rendered);
+    fmt::print("{}", reporter->render(input));
   }
   if (options.statistics) {
     std::map<std::string, int> counts;
