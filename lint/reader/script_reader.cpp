@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -26,6 +28,13 @@ namespace {
 bool ValidUtf8(const std::string& text, size_t* bad_offset) {
   size_t i = 0;
   while (i < text.size()) {
+    // Eight ASCII bytes at a time: scripts are nearly all ASCII.
+    std::uint64_t eight = 0;
+    if (i + sizeof eight <= text.size() &&
+        (std::memcpy(&eight, text.data() + i, sizeof eight), (eight & 0x8080808080808080u) == 0)) {
+      i += sizeof eight;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(text[i]);
     size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
     if (extra == 4 || i + extra >= text.size() + (extra ? 0 : 1)) {

@@ -270,4 +270,18 @@ TEST_CASE("binary input is refused, invalid UTF-8 is a note", "[reader]") {
   CHECK(latin1.ok);
   REQUIRE_FALSE(latin1.config.notes.empty());
   CHECK(latin1.config.notes[0].message.find("UTF-8") != std::string::npos);
+  CHECK(latin1.config.notes[0].span.col == 9);  // the byte after "echo caf"
+
+  // Past long ASCII runs (read eight bytes at a time), multi-byte characters are accepted and a
+  // broken one is placed exactly.
+  SourceMap utf8;
+  ReadResult fine = gpulint::testing::ReadText(
+      "# r\xc3\xa9sum\xc3\xa9 of the long comment \xe2\x80\x94 with a dash\nvllm serve x\n", &utf8);
+  CHECK(fine.config.notes.empty());
+  SourceMap broken;
+  ReadResult cut = gpulint::testing::ReadText(
+      "# a comment long enough to span several words\xe2\x80\nvllm serve x\n", &broken);
+  REQUIRE_FALSE(cut.config.notes.empty());
+  CHECK(cut.config.notes[0].span.line == 1);
+  CHECK(cut.config.notes[0].span.col == 46);
 }
