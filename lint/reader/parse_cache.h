@@ -38,6 +38,11 @@ class ParseCache {
   template <typename Parsed>
   using ByPath = std::unordered_map<std::string, std::pair<std::string, std::shared_ptr<Parsed>>>;
 
+  // The entry for `path` when its text is `text`, else what `make` returns, kept.
+  template <typename Parsed, typename Make>
+  std::shared_ptr<const Parsed> Cached(ByPath<const Parsed>& cache, const std::string& path,
+                                       std::string_view text, Make make);
+
   std::mutex mutex_;
   ByPath<const ParsedScript> scripts_;  ///< path -> (text, its parse)
   ByPath<const PyModule> modules_;

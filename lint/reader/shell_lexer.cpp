@@ -339,11 +339,8 @@ class Lexer {
       // Most of a word is plain characters: take them as one run, not one at a time.
       size_t end = pos_ + 1;
       while (end < text_.size() && IsPlainInWord(text_[end])) ++end;
-      if (!run.open) {
-        run.open = true;
-        run.offset = pos_;
-      }
-      run.text.append(text_.data() + pos_, end - pos_);
+      AddChar(run, c);  // opens the run here
+      run.text.append(text_.data() + pos_ + 1, end - pos_ - 1);
       pos_ = end;
     }
     Flush(run, parts, false);

@@ -76,8 +76,8 @@ std::string LineOfText(const std::string& text, int line) {
 std::string ReportInput::LineText(const ReportFile& file, const std::string& path,
                                   int line) const {
   if (file.sources)
-    for (int i = 0; i < file.sources->size(); ++i)
-      if (file.sources->path(i) == path) return LineOfText(file.sources->text(i), line);
+    if (int own = file.sources->Find(path); own >= 0)
+      return LineOfText(file.sources->text(own), line);
   return LineText(path, line);
 }
 

@@ -17,9 +17,9 @@
 
 namespace gpulint {
 
-/// What the command line says; unset fields fall back to the file's gpulint.toml.
 struct LintedFile;
 
+/// What the command line says; unset fields fall back to the file's gpulint.toml.
 struct LintChoices {
   std::vector<std::string> select;         ///< replaces the config's select when not empty
   std::vector<std::string> ignore;         ///< added to the config's ignore
