@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
@@ -64,7 +66,15 @@ int RunCli(int argc, char** argv) {
   for (const Subcommand& command : kSubcommands) {
     if (name != command.name) continue;
     try {
-      return command.run(Args(args.begin() + 1, args.end()));
+      int code = command.run(Args(args.begin() + 1, args.end()));
+      // Output is buffered: a full disk or a closed pipe shows only when it is flushed, and a
+      // report cut short must not pass for a whole one.
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        fmt::print(stderr, "gpulint: error: cannot write the output: {}: standard output\n",
+                   std::strerror(errno));
+        return kExitUsage;
+      }
+      return code;
     } catch (const std::exception& e) {
       // Internal errors go to stderr only, so stdout stays parseable.
       fmt::print(stderr, "gpulint: error: internal error: {}: gpulint {}\n", e.what(), name);

@@ -2,7 +2,6 @@
 // --fail-on.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -147,9 +146,9 @@ int RunLintCommand(const Args& args) {
 
   if (by_file) {
     // The parts go out as they are, not copied into one string first (a large tree's report is
-    // tens of megabytes).
+    // tens of megabytes). fmt::print, like the other formats: a failed write is an error.
     for (LintedFile& file : linted) {
-      std::fwrite(file.rendered.data(), 1, file.rendered.size(), stdout);
+      fmt::print("{}", file.rendered);
       std::string().swap(file.rendered);
     }
     fmt::print("{}", reporter->render_summary(input));

@@ -1,5 +1,9 @@
 // End-to-end checks of the command-line contract: subcommands, --help, exit codes, errors.
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "tests/support/process.h"
 
@@ -49,4 +53,18 @@ TEST_CASE("version prints the version and exits 0", "[cli]") {
   auto result = RunGpulint({"version"});
   CHECK(result.exit_code == 0);
   CHECK(result.out.rfind("gpulint 0.", 0) == 0);
+}
+
+TEST_CASE("output that cannot be written is an error, not a clean exit", "[cli]") {
+  // /dev/full takes nothing: the buffered report fails when it is flushed at the end.
+  std::string command = std::string(GPULINT_BINARY) + " lint --isolated " +
+                        gpulint::testing::SourcePath("fixtures/rules/GL101/bad.sh") +
+                        " > /dev/full 2> /dev/null";
+  int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  std::string version = std::string(GPULINT_BINARY) + " version > /dev/full 2> /dev/null";
+  status = std::system(version.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
 }
