@@ -59,6 +59,36 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
   return (per_input * inputs + 4 * adapted * in.lora_rank) / std::max(in.tp, 1);
 }
 
+// What a frozen base quantized by bitsandbytes keeps beyond a 16-bit frozen base, per token in
+// one layer. MatMul4Bit and MatMul8bitLt save their input A whenever anything in the graph needs
+// a gradient (bitsandbytes/autograd/_functions.py: `ctx.tensors = (A, B)`), frozen weight or
+// not: the attention norm's 16-bit output (q, k and v share it), o_proj's input (the attention
+// output, laid out anew when the heads are merged), the MLP norm's output (gate and up share it)
+// and down_proj's input, the product. A MoE layer keeps its dispatched copies already; its
+// experts' down_proj inputs and the shared expert's are new.
+double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
+                                       const ActivationInput& in) {
+  if (!in.frozen_base || !in.quantized_base_keeps_inputs) return 0;
+  const double c = in.compute_bytes;
+  const double tp = std::max(in.tp, 1);
+  const double h_split = in.sequence_parallel ? tp : 1;
+  const double h = static_cast<double>(m.hidden_size);
+  const double attention_out =
+      static_cast<double>(m.num_attention_heads) * (m.is_mla() ? m.v_head_dim : m.head_dim);
+  double h_sized = h;  // the attention norm's output
+  double split = attention_out;
+  if (m.IsMoeLayer(layer)) {
+    const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
+    split += k * static_cast<double>(m.expert_intermediate_size) +
+             static_cast<double>(m.shared_expert_intermediate_size);
+  } else {
+    h_sized += h;  // the MLP norm's output
+    split += m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
+                                                         : m.intermediate_size;
+  }
+  return c * (h_sized / h_split + split / tp);
+}
+
 // Per token, summed over heads: the query and key widths, and the elements attention keeps for
 // backward (q, k, v and the output; MLA expands per-head keys from its latent and keeps that too).
 struct AttentionWidths {
@@ -95,7 +125,8 @@ double AttentionSpan(const ModelArch& m, int64_t layer, double context_len) {
 //    shared expert;
 //  - a frozen weight needs no saved input for its own gradient: the product in front of
 //    down_proj, fc1's output, the q/k norms' 16-bit casts go; LoRA adds its own (see
-//    LoraBytesPerTokenLayer).
+//    LoraBytesPerTokenLayer), and bitsandbytes' quantized matmuls theirs (see
+//    QuantizedBaseInputBytesPerToken).
 // Korthikanti et al. 2022 (arXiv 2205.05198) give the GPT version (34sbh + 5as^2b); this is the
 // same accounting for RMSNorm, GQA, gated MLPs and experts.
 double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const ActivationInput& in) {
@@ -138,7 +169,8 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
                                                                : m.intermediate_size;
     bytes += mlp_factor * c * width / tp;
   }
-  return bytes + LoraBytesPerTokenLayer(m, layer, in);
+  return bytes + LoraBytesPerTokenLayer(m, layer, in) +
+         QuantizedBaseInputBytesPerToken(m, layer, in);
 }
 
 // Backward frees a block's saved tensors as it goes and holds only the block's own gradients at

@@ -31,6 +31,9 @@ struct ActivationInput {
   int lora_rank = 0;          ///< > 0: LoRA adapters, in fp32 as PEFT keeps them
   bool lora_all_linear = false;  ///< adapters on every linear layer, else q_proj and v_proj
   bool lora_dropout = true;      ///< dropout in front of each adapter (a mask per input)
+  /// The frozen base is quantized and multiplied through bitsandbytes, whose 4- and 8-bit
+  /// matmuls keep their 16-bit input for backward whether or not the weight is frozen.
+  bool quantized_base_keeps_inputs = false;
   /// torch.autocast over fp32 weights (plain mixed precision): the residual stream stays fp32,
   /// and every linear layer makes and keeps its own 16-bit copy of its input.
   bool autocast = false;

@@ -47,6 +47,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   auto sharded = [&](Sharding level) { return in.sharding >= level && n > 1 ? n : 1.0; };
 
   double weights = 0, master = 0, grads = 0, states = 0, trainable = 0;
+  double sharded_grads = 0;  // the part of `grads` that is a 1/n shard
   if (frozen_base) {
     // Frozen weights in the compute dtype, or quantized (QLoRA): linear layers converted,
     // embeddings, norms and the head kept in 16 bits.
@@ -66,6 +67,17 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                          in.explain ? fmt::format("{:.1f}M parameters of rank {} in fp32",
                                                   trainable / 1e6, in.lora_rank)
                                     : std::string()});
+      if (in.frozen_weights_get_grads) {
+        // Every block holds adapters, so every block's flat parameter gets a gradient in its
+        // own dtype; the embedding and the head sit in the root unit, which holds none.
+        const double block_grads =
+            base_dtype * (share.Total() - share.embedding - share.lm_head - share.vision);
+        sharded_grads = block_grads / sharded(Sharding::kGradients);
+        grads += sharded_grads;
+        b.terms.push_back({"gradients of frozen weights",
+                           block_grads / sharded(Sharding::kGradients),
+                           "LoRA shares FSDP units with frozen weights: the units get gradients"});
+      }
     }
   } else {
     trainable = share.Total();
@@ -76,6 +88,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
         // The model's own parameters are the master copy; autocast casts per layer.
         weights = MasterBytes(in.precision) * trainable / sharded(Sharding::kParameters);
         grads = MasterBytes(in.precision) * trainable / sharded(Sharding::kGradients);
+        sharded_grads = grads;
         states = state_bytes * trainable / sharded(Sharding::kOptimizer);
         break;
       case TrainerStyle::kDeepSpeed:
@@ -106,6 +119,15 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     grads = MasterBytes(in.precision) * share.largest_layer;
   }
   if (in.forward_only) grads = states = master = 0;
+  // Accumulating inside FSDP's no_sync keeps each gradient whole until the last micro-batch of
+  // the step reduce-scatters it (torch/distributed/fsdp FullyShardedDataParallel.no_sync: "FSDP
+  // will accumulate the full model gradients (instead of gradient shards) until the eventual
+  // sync"); the optimizer step sees the shards.
+  const bool accumulate_unsharded = in.unsharded_accumulation && in.grad_accum > 1 &&
+                                    in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
+                                    in.sharding >= Sharding::kGradients && n > 1;
+  const double accumulated_grads =
+      accumulate_unsharded && grads > 0 ? grads + sharded_grads * (n - 1) : grads;
 
   // ZeRO-3 / FSDP gather whole layers in 16 bits before using them: the current one and the
   // prefetched next one, or the embedding / head at the ends.
@@ -133,7 +155,10 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   act.recompute = in.recompute;
   act.layers = share.layers;
   act.in_flight_microbatches = in.pp > 1 ? std::min(in.pp, std::max(in.grad_accum, 1)) : 1;
-  act.frozen_base = frozen_base;
+  // Weights that get gradients keep their inputs for them, frozen or not.
+  act.frozen_base = frozen_base && !(lora && in.frozen_weights_get_grads);
+  act.quantized_base_keeps_inputs =
+      in.quantized_base_keeps_inputs && in.base_quant.format != WeightFormat::kDefault;
   act.lora_rank = in.lora_rank;
   act.lora_all_linear = in.lora_all_linear;
   act.lora_dropout = in.lora_dropout;
@@ -169,6 +194,17 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   double transient = in.forward_only ? activation.layer_bytes
                      : activation.backward_bytes +
                            (in.recompute == Recompute::kFull ? activation.layer_bytes : 0);
+  // bitsandbytes and torchao multiply by a 4-bit weight after dequantizing it to 16 bits (and
+  // bitsandbytes' 8-bit backward does the same): one layer's widest weight at a time.
+  const WeightFormat base_format = frozen_base ? in.base_quant.format : WeightFormat::kDefault;
+  if (base_format == WeightFormat::kNf4 || base_format == WeightFormat::kNf4Double ||
+      base_format == WeightFormat::kInt8) {
+    const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
+    const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+    const double width = std::max({static_cast<double>(m.intermediate_size),
+                                   static_cast<double>(m.expert_intermediate_size), q + 2 * kv});
+    transient += c * static_cast<double>(m.hidden_size) * width / std::max(in.tp, 1);
+  }
   bool head_here = true;
   if (in.pp > 1) {
     // The last stage holds the logits but only one micro-batch in flight; the first stage holds
@@ -234,7 +270,8 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const Candidate* worst = &candidates[0];
   for (const Candidate& candidate : candidates)
     if (candidate.Sum() > worst->Sum()) worst = &candidate;
-  const double phase_forward = persistent + (grads_persistent ? grads : 0) + worst->Sum();
+  const double phase_forward =
+      persistent + (grads_persistent ? accumulated_grads : 0) + worst->Sum();
   // The optimizer step: every gradient, plus foreach AdamW's temporary (the sqrt of the second
   // moment, one state-sized tensor) on frameworks that step with torch.optim.
   double step_temporary = 0;
@@ -248,7 +285,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (phase_forward >= phase_step) {
     b.peak_phase = in.forward_only ? "forward" : worst->phase;
     b.torch_allocated = phase_forward;
-    b.gradients = (grads_persistent ? grads : 0) + worst->gradients;
+    b.gradients = (grads_persistent ? accumulated_grads : 0) + worst->gradients;
     // Autocast's weight copies are tensors autograd saves for backward, like activations, and
     // are gone after it: they belong there, not with the weights a user sizes.
     b.activations = worst->activations + worst->copies;

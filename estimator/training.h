@@ -47,6 +47,13 @@ struct TrainingInput {
   int shard_group = 1;     ///< GPUs the sharded states are split over (DP, or a node for hybrid)
   bool offload_optimizer = false;
   bool offload_params = false;
+  /// FSDP accumulates gradients inside no_sync (accelerate's and Lightning's gradient
+  /// accumulation): until the optimizer step every rank holds the whole unsharded gradients.
+  bool unsharded_accumulation = false;
+  /// LoRA adapters share FSDP units with frozen weights (FSDP1 with use_orig_params, as LitGPT
+  /// wraps whole blocks): the unit's flat parameter requires grad, so every weight in it gets a
+  /// gradient and keeps its input for one, as if nothing were frozen.
+  bool frozen_weights_get_grads = false;
   Recompute recompute = Recompute::kNone;
   bool sequence_parallel = false;
   AttentionKind attention = AttentionKind::kFlash;
@@ -57,6 +64,8 @@ struct TrainingInput {
   bool lora_lm_head = false;         ///< the output projection is adapted too
   bool lora_dropout = true;          ///< dropout before each adapter keeps a mask and a copy
   Quantization base_quant;           ///< QLoRA: the frozen base in NF4 etc.
+  /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
+  bool quantized_base_keeps_inputs = false;
   bool forward_only = false;         ///< a frozen reference / reward model scoring batches
 };
 

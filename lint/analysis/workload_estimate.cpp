@@ -199,6 +199,21 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   }
   in.offload_optimizer = ListHas(w, "offload", "optimizer");
   in.offload_params = ListHas(w, "offload", "param");
+  // A global batch without an explicit accumulation implies one: micro-batches per GPU per step.
+  // Not for RL jobs, whose global batch counts prompts.
+  if (!w.Find("grad_accum") && !rl) {
+    auto global = s.Number("global_batch");
+    if (global && *global > in.micro_batch * dp)
+      in.grad_accum = static_cast<int>(*global / (std::max(in.micro_batch, 1) * dp));
+  }
+  // How the framework drives FSDP decides how much gradient memory a rank holds.
+  if (in.style == est::TrainerStyle::kPlain && in.sharding != est::Sharding::kNone) {
+    in.unsharded_accumulation = s.BoolOr("fsdp_no_sync", false);
+    if (in.grad_accum > 1 && !w.Find("fsdp_no_sync"))
+      s.Assume("fsdp_no_sync", "false",
+               "gradients reduce-scattered every micro-batch, as torchtune and verl do");
+    in.frozen_weights_get_grads = s.BoolOr("fsdp_frozen_grads", false);
+  }
 
   if (s.BoolOr("grad_ckpt", false)) in.recompute = est::Recompute::kFull;
   if (auto recompute = s.String("recompute")) {
@@ -234,6 +249,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   }
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
   in.base_quant = quant;
+  // bitsandbytes runs NF4 and LLM.int8 for HF, PEFT, TRL and LitGPT; torchtune uses torchao.
+  in.quantized_base_keeps_inputs =
+      (quant.format == est::WeightFormat::kNf4 || quant.format == est::WeightFormat::kNf4Double ||
+       quant.format == est::WeightFormat::kInt8) &&
+      s.String("quant_library").value_or("bitsandbytes") == "bitsandbytes";
   if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only) {
     out->assumptions.push_back(
         "a quantized base without LoRA cannot be fully fine-tuned; estimated as frozen weights");

@@ -32,6 +32,7 @@ FileAnalysis ScriptlessAnalysis(Workspace& workspace, const EstimateOptions& opt
   bool serving = w.role == "serve" || w.role == "rollout" || w.role == "teacher" || w.role == "eval";
   w.framework = serving ? (engine == "sglang" ? "sglang" : engine == "hf" ? "transformers" : "vllm")
                         : (overrides.count("zero_stage") ? "deepspeed-config" : "generic");
+  if (!options.framework.empty()) w.framework = options.framework;
   Setting model;
   model.name = "model";
   model.value = Value::String(options.model);
@@ -79,6 +80,12 @@ int RunEstimateCommand(const Args& args) {
     fmt::print(stderr, "gpulint: error: give scripts or --role/--model, not both: gpulint estimate\n");
     return kExitUsage;
   }
+  if (!options.framework.empty() && !scriptless) {
+    fmt::print(stderr,
+               "gpulint: error: --framework describes a workload without a script; a "
+               "script's own commands say which framework runs: gpulint estimate\n");
+    return kExitUsage;
+  }
   Workspace workspace(options);
   if (!workspace.Init(&error)) {
     fmt::print(stderr, "gpulint: error: {}\n", error);
@@ -88,6 +95,15 @@ int RunEstimateCommand(const Args& args) {
   if (scriptless) {
     if (!CheckGpuOverride(workspace, &error)) {
       fmt::print(stderr, "gpulint: error: {}\n", error);
+      return kExitUsage;
+    }
+    if (!options.framework.empty() && !workspace.maps().Find(options.framework)) {
+      std::vector<std::string> names;
+      for (const FrameworkMap& map : workspace.maps().maps()) names.push_back(map.name);
+      fmt::print(stderr,
+                 "gpulint: error: --framework {}: no such framework map{}: gpulint "
+                 "estimate\n",
+                 options.framework, DidYouMean(ClosestNames(options.framework, names)));
       return kExitUsage;
     }
     analyses.push_back(ScriptlessAnalysis(workspace, options, overrides));

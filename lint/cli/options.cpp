@@ -102,6 +102,9 @@ Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& arg
       ->check(CLI::IsMember({"train", "serve", "rollout", "teacher", "reference", "reward",
                              "critic", "eval"}));
   app.add_option("--model", o.model, "Without a script: the model (HF id or catalog name)");
+  app.add_option("--framework", o.framework,
+                 "Without a script: the framework whose defaults apply (litgpt, torchtune, "
+                 "hf-trainer, ...; a name from rules/frameworks)");
   return Run(app, args, std::move(o));
 }
 

@@ -33,6 +33,7 @@ struct LintOptions : InputOptions {
 struct EstimateOptions : InputOptions {
   std::vector<std::string> set;          ///< SETTING=VALUE what-if overrides
   std::string role, model;               ///< the script-less mode: --role --model --gpu
+  std::string framework;         ///< script-less: the flag map whose defaults apply
 };
 
 struct FixOptions : InputOptions {

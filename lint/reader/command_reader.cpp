@@ -468,8 +468,10 @@ class CommandReader::Impl {
     out_.map = map;
     if (python && map->name != "generic") fallback_ = r_.maps_.Find("generic");
     size_t command_words = 0;
+    // The longest spelling that matches: `litgpt finetune lora` before `litgpt finetune`.
     for (const MatchSpec& match : map->matches)
-      if (MatchesWords(match.command, texts_, at)) command_words = match.command.size();
+      if (MatchesWords(match.command, texts_, at))
+        command_words = std::max(command_words, match.command.size());
     if (!python) args_start = at + command_words;
 
     std::vector<Pending> pending = launcher_pending_;

@@ -52,16 +52,24 @@ bool ValidUtf8(const std::string& text, size_t* bad_offset) {
   return true;
 }
 
-// Does `when` ("lora_enabled" or "finetuning_type=lora") hold for the workload?
+// Does a default's condition hold for the workload? `when` is "name" (a true switch, or any
+// value other than an empty string), "name=value", or "name>number".
 bool WhenHolds(const std::string& when, const Workload& workload) {
   if (when.empty()) return true;
-  size_t eq = when.find('=');
-  if (eq == std::string::npos) {
-    auto b = workload.Bool(when);
-    return b && *b;
+  size_t op = when.find_first_of("=>");
+  if (op == std::string::npos) {
+    if (auto b = workload.Bool(when)) return *b;
+    auto text = workload.String(when);
+    return text && !text->empty();
   }
-  auto value = workload.String(when.substr(0, eq));
-  return value && *value == when.substr(eq + 1);
+  const std::string name = when.substr(0, op), operand = when.substr(op + 1);
+  if (when[op] == '>') {
+    auto number = workload.Number(name);
+    double bound = 0;
+    return number && ParseNumber(operand, &bound) && *number > bound;
+  }
+  auto value = workload.String(name);
+  return value && *value == operand;
 }
 
 std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>& gpu,

@@ -102,3 +102,26 @@ TEST_CASE("defaults filled in are listed as assumptions", "[analysis]") {
     micro_batch_default = micro_batch_default || a.find("micro_batch = 8") == 0;
   CHECK(micro_batch_default);  // TrainingArguments.per_device_train_batch_size
 }
+
+TEST_CASE("a global batch larger than one micro-batch per GPU means accumulation", "[analysis]") {
+  Catalog catalog;
+  // LitGPT accumulates inside FSDP's no_sync: with 128 / (1 x 2 GPUs) = 64 micro-batches per
+  // step each GPU holds the blocks' whole bf16 gradients (6.476e9 x 2 bytes = 12.06 GiB); with a
+  // global batch of 2 there is no accumulation, and the reduce-scattered half remains (6.03).
+  auto gradients_gib = [&](const std::string& global_batch) {
+    SourceMap sources;
+    auto read = testing::ReadText(
+        "litgpt finetune_lora meta-llama/Llama-2-7b-hf --devices 2 --precision bf16-true "
+        "--train.micro_batch_size 1 --train.global_batch_size " +
+            global_batch + "\n",
+        &sources);
+    REQUIRE(read.config.workloads.size() == 1);
+    auto estimate =
+        EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "A100-80GB"));
+    REQUIRE(estimate.breakdown);
+    return est::BytesToGib(estimate.breakdown->gradients);
+  };
+  const double adapters = 4 * 4.194304e6 / (1 << 30);  // rank 8 on q and v, 32 layers, fp32
+  CHECK(gradients_gib("128") == Approx(12.06 + adapters).epsilon(0.005));
+  CHECK(gradients_gib("2") == Approx(12.06 / 2 + adapters).epsilon(0.005));
+}

@@ -88,3 +88,54 @@ TEST_CASE("a mistyped --model, --gpu or --set is a usage error, with what was me
   CHECK(script.exit_code == 2);
   CHECK(script.err.find("gpulint: error: --gpu NoSuchGPU: unknown GPU") == 0);
 }
+
+TEST_CASE("a script-less estimate takes the defaults of the framework --framework names",
+          "[cli][estimate]") {
+  const std::vector<std::string> lora_on_two_gpus = {"estimate",
+                                                     "--role",
+                                                     "train",
+                                                     "--model",
+                                                     "meta-llama/Llama-2-7b-hf",
+                                                     "--gpu",
+                                                     "A100-40GB",
+                                                     "--set",
+                                                     "dtype=bf16",
+                                                     "--set",
+                                                     "lora_rank=8",
+                                                     "--set",
+                                                     "fsdp=full_shard",
+                                                     "--set",
+                                                     "gpus_per_node=2",
+                                                     "--set",
+                                                     "grad_accum=64",
+                                                     "--set",
+                                                     "max_seq_len=1304",
+                                                     "--format",
+                                                     "json"};
+  auto plain = RunGpulint(lora_on_two_gpus);
+  std::vector<std::string> litgpt = lora_on_two_gpus;
+  litgpt.insert(litgpt.end(), {"--framework", "litgpt"});
+  auto lit = RunGpulint(litgpt);
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(lit.exit_code == 0);
+  auto gradients = [](const std::string& out) {
+    return nlohmann::json::parse(out)["files"][0]["workloads"][0]["per_gpu"]["gradients"]
+        .get<double>();
+  };
+  // LitGPT wraps LoRA inside each block's FSDP unit and accumulates in no_sync: every block
+  // weight gets a whole bf16 gradient: (6.738e9 - 2 x 131.07e6 embedding and head) x 2 bytes
+  // = 12.95e9 bytes = 12.06 GiB, beside the adapters' 4.2M fp32 gradients (0.016 GiB).
+  CHECK(gradients(lit.out) == Approx(12.06 + 0.016).epsilon(0.005));
+  CHECK(gradients(plain.out) < 0.05);  // the adapters' alone
+
+  auto unknown = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8B", "--gpu",
+                             "H100-80GB", "--framework", "litgtp"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("gpulint: error: --framework litgtp: no such framework map (did you "
+                         "mean litgpt") == 0);
+  auto with_script = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/verl_sft.sh"),
+                                 "--gpu", "H100-80GB", "--framework", "litgpt"});
+  CHECK(with_script.exit_code == 2);
+  CHECK(with_script.err.find("--framework describes a workload without a script") !=
+        std::string::npos);
+}

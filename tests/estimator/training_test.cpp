@@ -102,6 +102,22 @@ TEST_CASE("a frozen base keeps no input for its own weights, LoRA adds fp32 copi
   CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 128 + 28);
 }
 
+TEST_CASE("bitsandbytes' quantized base keeps each linear layer's input",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.frozen_base = true;
+  in.quantized_base_keeps_inputs = true;
+  // The frozen 16-bit base keeps 104 (above). bitsandbytes adds, in 16 bits: the attention
+  // norm's output h=4 (q, k, v share it), o_proj's input (2 heads x 2 = 4), the MLP norm's
+  // output 4 and down_proj's input I=8: 2 x 20 = 40.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 40);
+  // A trained base keeps these anyway: the flag changes nothing.
+  in.frozen_base = false;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 152);
+}
+
 TEST_CASE("checkpointing keeps one hidden state per layer plus one layer live",
           "[estimator][activations]") {
   ModelArch m = Tiny();
@@ -258,6 +274,55 @@ TEST_CASE("ZeRO-3 over N GPUs divides model states by N", "[estimator][training]
     CHECK(b.weights - TermBytes(b, "gathered layers") == Approx(a.weights / 8));
     CHECK(b.optimizer == Approx(a.optimizer / 8));
   }
+}
+
+TEST_CASE("FSDP accumulating in no_sync holds whole gradients until the step",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput sync = TinyInput(m);
+  sync.precision = Precision::kBf16;  // 2-byte gradients: 776 whole, 194 per shard of 4
+  sync.gpus = 4;
+  sync.sharding = Sharding::kParameters;
+  sync.shard_group = 4;
+  sync.grad_accum = 4;
+  TrainingInput no_sync = sync;
+  no_sync.unsharded_accumulation = true;
+  Breakdown a = EstimateTraining(sync), b = EstimateTraining(no_sync);
+  // The peak is at the loss (1920 bytes of logits dwarf the rest of this model), where the
+  // accumulated gradients sit beside the activations: 2 x 388 / 4 reduce-scattered every
+  // micro-batch, 2 x 388 whole under no_sync.
+  CHECK(a.gradients == 2.0 * 388 / 4);
+  CHECK(b.gradients == 2.0 * 388);
+  CHECK(b.torch_allocated - a.torch_allocated == Approx(2.0 * 388 * 3 / 4));
+  // Without accumulation there is nothing to hold back, and without sharding nothing to gather.
+  no_sync.grad_accum = 1;
+  CHECK(EstimateTraining(no_sync).gradients == a.gradients);
+  no_sync.grad_accum = 4;
+  no_sync.sharding = Sharding::kNone;
+  sync.sharding = Sharding::kNone;
+  CHECK(EstimateTraining(no_sync).torch_allocated == EstimateTraining(sync).torch_allocated);
+}
+
+TEST_CASE("LoRA sharing FSDP units with frozen weights gets gradients for the whole unit",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  in.precision = Precision::kBf16;
+  in.lora_rank = 1;
+  in.lora_dropout = false;
+  in.gpus = 2;
+  in.sharding = Sharding::kParameters;
+  in.shard_group = 2;
+  Breakdown separate = EstimateTraining(in);
+  in.frozen_weights_get_grads = true;
+  Breakdown shared = EstimateTraining(in);
+  // The blocks hold 388 - 40 (embedding) - 40 (LM head) = 308 parameters; their 2-byte
+  // gradients are sharded over 2 GPUs: 308 bytes each, beside the adapters' 4 x 28.
+  CHECK(TermBytes(separate, "gradients of frozen weights") == 0);
+  CHECK(TermBytes(shared, "gradients of frozen weights") == 308);
+  CHECK(shared.gradients == 4 * 28 + 308);
+  // Weights that get gradients keep their inputs: the activations of a trained layer.
+  CHECK(shared.activations > separate.activations);
 }
 
 TEST_CASE("TP=2 halves the linear weights, not the replicated norms", "[estimator][training]") {

@@ -103,6 +103,32 @@ TEST_CASE("fixtures: settings, values and where they are written", "[reader]") {
       {"fixtures/scripts/frameworks/hf_generate.sh", 0, "eval/transformers",
        {"model", "device_map", "quant"},
        "model=meta-llama/Llama-3.1-8B@5:29(l) device_map=auto@15:17(c) quant=nf4-dq@12:71(c)"},
+      // Two devices: LitGPT's FSDP strategy, its checkpointing and no_sync accumulation.
+      {"fixtures/scripts/frameworks/litgpt_lora.sh",
+       0,
+       "train/litgpt-lora",
+       {"model", "nproc_per_node", "dtype", "micro_batch", "global_batch", "lora_rank", "fsdp",
+        "grad_ckpt", "fsdp_no_sync", "fsdp_frozen_grads"},
+       "model=meta-llama/Llama-2-7b-hf@4:22(l) nproc_per_node=2@5:13(l) dtype=bf16@6:15(l) "
+       "micro_batch=1@7:28(l) global_batch=128@8:29(l) lora_rank=8@9:12(l) fsdp=full_shard(d) "
+       "grad_ckpt=true(d) fsdp_no_sync=true(d) fsdp_frozen_grads=true(d)"},
+      // `litgpt finetune lora --config X.yaml`: the YAML's keys (bf16-true is bf16); one
+      // device, so no FSDP.
+      {"fixtures/scripts/frameworks/litgpt_qlora.sh",
+       0,
+       "train/litgpt-lora",
+       {"quant", "dtype", "lora_rank", "micro_batch", "max_seq_len", "fsdp"},
+       "quant=nf4@5:11(c) dtype=bf16@4:12(c) lora_rank=32@7:9(c) micro_batch=2@14:21(c) "
+       "max_seq_len=512@15:19(c) fsdp=?"},
+      // key=value overrides after the recipe; the recipe's own config is not a file here.
+      {"fixtures/scripts/frameworks/torchtune_lora.sh",
+       0,
+       "train/torchtune",
+       {"model", "nproc_per_node", "micro_batch", "grad_accum", "grad_ckpt", "lora_rank",
+        "fsdp_no_sync"},
+       "model=/models/Meta-Llama-3.1-70B-Instruct@5:31(l) nproc_per_node=8@4:27(l) "
+       "micro_batch=2@6:14(l) grad_accum=4@6:44(l) grad_ckpt=true@7:35(l) "
+       "lora_rank=16@7:56(l) fsdp_no_sync=false(d)"},
   };
   for (const Row& row : rows) {
     INFO(row.fixture << " workload " << row.workload);
@@ -134,6 +160,9 @@ TEST_CASE("GPUs and devices per workload", "[reader]") {
       {"fixtures/scripts/frameworks/hf_generate.sh", {{2, {0, 1}}}},
       // accelerate config: num_processes 8.
       {"fixtures/scripts/frameworks/trl_sft.sh", {{8, {0, 1, 2, 3, 4, 5, 6, 7}}}},
+      // litgpt --devices 2; tune run --nproc_per_node 8.
+      {"fixtures/scripts/frameworks/litgpt_lora.sh", {{2, {0, 1}}}},
+      {"fixtures/scripts/frameworks/torchtune_lora.sh", {{8, {0, 1, 2, 3, 4, 5, 6, 7}}}},
   };
   for (const Devices& row : rows) {
     INFO(row.fixture);
