@@ -107,8 +107,11 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
   for (size_t i = 0; i < config.workloads.size(); ++i) {
     const Workload& w = config.workloads[i];
     const WorkloadEstimate& e = analysis.estimates[i];
-    out += fmt::format("  line {}: {} ({}) {} on {} GPU{}{}\n", w.command_span.line, w.role,
-                       w.framework, ModelName(w, e), w.gpus, w.gpus == 1 ? "" : "s",
+    // A workload described on the command line has no line of its own.
+    std::string where =
+        w.command_span.line > 0 ? fmt::format("line {}: ", w.command_span.line) : std::string();
+    out += fmt::format("  {}{} ({}) {} on {} GPU{}{}\n", where, w.role, w.framework,
+                       ModelName(w, e), w.gpus, w.gpus == 1 ? "" : "s",
                        e.gpu ? " x " + e.gpu->name : "");
     if (!e.breakdown) {
       out += fmt::format("    no estimate: {}\n", e.skipped);
@@ -174,6 +177,12 @@ std::string VerdictTableHeader() {
          "| --- | --- | --- | --- | ---: | ---: | :---: |\n";
 }
 
+// "path:line", or the path alone for a workload described on the command line.
+std::string WhereWritten(const FileAnalysis& analysis, const Workload& w) {
+  return w.command_span.line > 0 ? fmt::format("{}:{}", analysis.file.path, w.command_span.line)
+                                 : analysis.file.path;
+}
+
 std::string VerdictRows(const FileAnalysis& analysis) {
   std::string out;
   const auto& config = analysis.read.config;
@@ -184,8 +193,8 @@ std::string VerdictRows(const FileAnalysis& analysis) {
                                    : "n/a";
     std::string usable = e.gpu ? fmt::format("{:.1f} GiB", est::BytesToGib(e.usable_bytes)) : "n/a";
     std::string fits = !e.breakdown ? "?" : e.fits ? "yes" : "**no**";
-    out += fmt::format("| `{}:{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
-                       analysis.file.path, w.command_span.line, w.role, w.framework,
+    out += fmt::format("| `{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
+                       WhereWritten(analysis, w), w.role, w.framework,
                        ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);
   }
   return out;
@@ -199,9 +208,9 @@ std::string BreakdownMarkdown(const FileAnalysis& analysis) {
     const WorkloadEstimate& e = analysis.estimates[i];
     if (!e.breakdown) continue;
     const est::Breakdown& b = *e.breakdown;
-    out += fmt::format("\n`{}:{}` {} ({}), `{}` on {}: peak at {}\n\n| term | GiB per GPU |\n"
+    out += fmt::format("\n`{}` {} ({}), `{}` on {}: peak at {}\n\n| term | GiB per GPU |\n"
                        "| --- | ---: |\n",
-                       analysis.file.path, w.command_span.line, w.role, w.framework,
+                       WhereWritten(analysis, w), w.role, w.framework,
                        ModelName(w, e), e.gpu ? e.gpu->name : "?", b.peak_phase);
     for (const auto& [name, bytes] :
          std::initializer_list<std::pair<const char*, double>>{

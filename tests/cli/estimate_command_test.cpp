@@ -139,3 +139,17 @@ TEST_CASE("a script-less estimate takes the defaults of the framework --framewor
   CHECK(with_script.err.find("--framework describes a workload without a script") !=
         std::string::npos);
 }
+
+TEST_CASE("a workload described on the command line is reported without a line number",
+          "[cli][estimate]") {
+  for (const char* format : {"text", "markdown"}) {
+    INFO(format);
+    auto result = RunGpulint({"estimate", "--role", "serve", "--model", "Qwen/Qwen3-8B", "--gpu",
+                              "H100-80GB", "--format", format});
+    REQUIRE(result.exit_code == 0);
+    const bool named = result.out.find("serve (vllm)") != std::string::npos;
+    CHECK(named);
+    CHECK(result.out.find("line 0") == std::string::npos);
+    CHECK(result.out.find("<command line>:0") == std::string::npos);
+  }
+}
