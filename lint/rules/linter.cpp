@@ -4,14 +4,20 @@
 #include <atomic>
 #include <thread>
 
+#include "lint/util/background.h"
+
 namespace gpulint {
 
 Linter::Linter(LintChoices choices) : choices_(std::move(choices)) {
-  loading_ = std::async(std::launch::async, [this] {
+  loading_ = StartInBackground([this] {
     std::string error;
     rules_.LoadBuiltIn(&error, choices_.with_docs, /*type_check=*/false);
     return error;
   });
+}
+
+Linter::~Linter() {
+  if (loading_.valid()) loading_.wait();  // it writes rules_
 }
 
 bool Linter::Init(std::string* error) {

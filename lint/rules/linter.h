@@ -48,6 +48,10 @@ class Linter {
   /// Starts loading the built-in rules on another thread: a pre-commit hook feels start-up
   /// time, and the rules parse while the workspace reads the catalog and flag maps.
   explicit Linter(LintChoices choices);
+  /// Waits for the loading thread, which writes the rules.
+  ~Linter();
+  Linter(const Linter&) = delete;
+  Linter& operator=(const Linter&) = delete;
 
   /// Waits for the built-in rules (once; later calls repeat the answer). False with `error`
   /// when one is invalid. Call it from one thread.
@@ -70,7 +74,6 @@ class Linter {
   RuleSet rules_;
   std::set<std::string> packs_loaded_;
   std::string load_error_;  // what loading_ answered
-  // Declared last: destroyed first, so an early return waits for the thread that fills rules_.
   std::future<std::string> loading_;  // the error, "" when the rules loaded
 };
 

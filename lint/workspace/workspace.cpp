@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "estimator/units.h"
+#include "lint/util/background.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
 
@@ -18,8 +19,7 @@ Workspace::Workspace(const InputOptions& options)
     : options_(options),
       // The flag maps parse while this thread reads the catalog: start-up time is what a
       // pre-commit hook feels (bench/speed).
-      maps_loading_(std::async(std::launch::async,
-                               [] { return std::make_unique<FrameworkMaps>(); })) {}
+      maps_loading_(StartInBackground([] { return std::make_unique<FrameworkMaps>(); })) {}
 
 Workspace::~Workspace() {
   if (maps_loading_.valid()) maps_loading_.wait();

@@ -1,0 +1,53 @@
+#include "lint/util/background.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace gpulint {
+namespace {
+
+// Idle workers wait for the next task; a task that finds none idle starts one more.
+struct Pool {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<std::function<void()>> tasks;
+  int idle = 0;
+};
+
+// Never destroyed: its workers still wait on it while static destructors run at exit.
+Pool& ThePool() {
+  static Pool* pool = new Pool;
+  return *pool;
+}
+
+void Work(Pool* pool) {
+  std::unique_lock<std::mutex> lock(pool->mutex);
+  for (;;) {
+    ++pool->idle;
+    pool->wake.wait(lock, [pool] { return !pool->tasks.empty(); });
+    --pool->idle;
+    std::function<void()> task = std::move(pool->tasks.front());
+    pool->tasks.pop_front();
+    lock.unlock();
+    task();
+    lock.lock();
+  }
+}
+
+}  // namespace
+
+void RunInBackground(std::function<void()> task) {
+  Pool& pool = ThePool();
+  std::lock_guard<std::mutex> lock(pool.mutex);
+  pool.tasks.push_back(std::move(task));
+  // Tasks waiting beyond the idle workers get a worker each.
+  if (static_cast<int>(pool.tasks.size()) > pool.idle) {
+    std::thread(Work, &pool).detach();
+  } else {
+    pool.wake.notify_one();
+  }
+}
+
+}  // namespace gpulint
