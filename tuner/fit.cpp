@@ -6,6 +6,7 @@
 
 #include "estimator/units.h"
 #include "tuner/maximize.h"
+#include "tuner/requirements.h"
 #include "tuner/what_if.h"
 
 namespace gpulint {
@@ -184,6 +185,11 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) {
     return a.cost != b.cost ? a.cost < b.cost : a.total_bytes < b.total_bytes;
   });
+  // Each option with what its framework refuses it without (Ulysses needs remove_padding).
+  for (Option& option : options) {
+    std::vector<Change> required = RequiredAlongside(maps, w, option.changes);
+    option.changes.insert(option.changes.end(), required.begin(), required.end());
+  }
   const Option& best = options.front();
   p.changes = best.changes;
   p.safe = best.safe;

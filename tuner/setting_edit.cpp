@@ -131,6 +131,20 @@ std::optional<Edit> Insert(const FileAnalysis& analysis, const FrameworkMaps& ma
   Edit edit;
   edit.span = analysis.sources->Span(0, at, 0);
   edit.text = " " + argument;
+  // A command written one argument per line (the anchor ends its line with a continuation)
+  // gets a line of its own, indented like the line after the anchor's.
+  size_t after = at;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+  if (after + 1 < text.size() && text[after] == '\\' && text[after + 1] == '\n') {
+    size_t next_line = after + 2;
+    size_t indent_end = next_line;
+    while (indent_end < text.size() && (text[indent_end] == ' ' || text[indent_end] == '\t'))
+      ++indent_end;
+    if (indent_end > next_line && indent_end < text.size() && text[indent_end] != '\n') {
+      edit.span = analysis.sources->Span(0, next_line, 0);
+      edit.text = text.substr(next_line, indent_end - next_line) + argument + " \\\n";
+    }
+  }
   return edit;
 }
 

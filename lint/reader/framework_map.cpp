@@ -186,6 +186,21 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       map->defaults.push_back(std::move(spec));
     }
   }
+  if (const toml::array* requirements = root["requires"].as_array()) {
+    for (const toml::node& node : *requirements) {
+      const toml::table* table = node.as_table();
+      const toml::table* set = table ? (*table)["set"].as_table() : nullptr;
+      if (!set) {
+        *error = fmt::format("[[requires]] needs a `set` table: {}", where);
+        return false;
+      }
+      RequirementSpec spec;
+      spec.when = (*table)["when"].value_or(std::string());
+      spec.source = (*table)["source"].value_or(std::string());
+      for (const auto& [name, value] : *set) spec.set.emplace_back(name.str(), AsText(value));
+      map->requirements.push_back(std::move(spec));
+    }
+  }
   if (const toml::table* roles = root["role_words"].as_table())
     for (const auto& [role, words] : *roles)
       map->role_words[std::string(role.str())] = TomlStrings(&words);
@@ -194,12 +209,12 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
 
 namespace {
 
-// The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults]
-// or [role_words] table (the files put those last; rules/frameworks/README.md).
+// The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults],
+// [role_words] or [[requires]] table (the files put those last; rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
-  for (const char* section :
-       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]"})
+  for (const char* section : {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults",
+                              "\n[role_words]", "\n[[requires]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
 }
@@ -240,6 +255,7 @@ const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
   slot.keys = std::move(full.keys);
   slot.kwargs = std::move(full.kwargs);
   slot.defaults = std::move(full.defaults);
+  slot.requirements = std::move(full.requirements);
   slot.role_words = std::move(full.role_words);
   slot.loaded = true;
   slot.text.clear();
@@ -259,6 +275,12 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
       bool shadowed = false;
       for (const DefaultSpec& own : heir->defaults) shadowed = shadowed || own.setting == spec.setting;
       if (!shadowed) heir->defaults.push_back(spec);
+    }
+    for (const RequirementSpec& spec : parent->requirements) {
+      bool known = false;
+      for (const RequirementSpec& own : heir->requirements)
+        known = known || (own.when == spec.when && own.set == spec.set);
+      if (!known) heir->requirements.push_back(spec);
     }
   }
 }

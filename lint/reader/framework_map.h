@@ -57,8 +57,16 @@ struct DefaultSpec {
   std::string value;
   std::string source;                      ///< where the default was read
   std::vector<std::string> workloads;
-  std::string when;                        ///< "setting" (true) or "setting=value"
+  std::string when;                        ///< a condition (lint/reader/map_condition.h)
   std::vector<DefaultVariant> variants;    ///< the first that holds wins over `value`
+};
+
+/// A change the framework refuses without another (verl's Ulysses sequence parallelism needs
+/// remove_padding): the tuner writes both.
+struct RequirementSpec {
+  std::string when;                                      ///< a condition on the new values
+  std::vector<std::pair<std::string, std::string>> set;  ///< settings it needs, and values
+  std::string source;                                    ///< where it was read
 };
 
 struct FrameworkMap {
@@ -76,6 +84,7 @@ struct FrameworkMap {
   std::map<std::string, FlagSpec> keys;    ///< dotted keys: Hydra overrides, YAML, JSON
   std::map<std::string, FlagSpec> kwargs;  ///< Python keyword arguments
   std::vector<DefaultSpec> defaults;
+  std::vector<RequirementSpec> requirements;  ///< [[requires]]
   std::vector<std::string> program_after;  ///< launcher: "--" ends its options
   // Roles a generic entry point gets from words in its script name.
   std::map<std::string, std::vector<std::string>> role_words;

@@ -16,6 +16,7 @@
 #include "lint/reader/command_reader.h"
 #include "lint/reader/config_file.h"
 #include "lint/reader/directives.h"
+#include "lint/reader/map_condition.h"
 #include "lint/reader/python_reader.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/reader/shell_evaluator.h"
@@ -52,26 +53,6 @@ bool ValidUtf8(const std::string& text, size_t* bad_offset) {
   return true;
 }
 
-// Does a default's condition hold for the workload? `when` is "name" (a true switch, or any
-// value other than an empty string), "name=value", or "name>number".
-bool WhenHolds(const std::string& when, const Workload& workload) {
-  if (when.empty()) return true;
-  size_t op = when.find_first_of("=>");
-  if (op == std::string::npos) {
-    if (auto b = workload.Bool(when)) return *b;
-    auto text = workload.String(when);
-    return text && !text->empty();
-  }
-  const std::string name = when.substr(0, op), operand = when.substr(op + 1);
-  if (when[op] == '>') {
-    auto number = workload.Number(name);
-    double bound = 0;
-    return number && ParseNumber(operand, &bound) && *number > bound;
-  }
-  auto value = workload.String(name);
-  return value && *value == operand;
-}
-
 std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>& gpu,
                           const std::string& entry, bool* gpu_dependent) {
   *gpu_dependent = false;
@@ -101,7 +82,7 @@ void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
         std::find(spec.workloads.begin(), spec.workloads.end(), workload->role) ==
             spec.workloads.end())
       continue;
-    if (!WhenHolds(spec.when, *workload)) continue;
+    if (!ConditionHolds(spec.when, *workload)) continue;
     bool gpu_dependent = false;
     std::string value = ChooseDefault(spec, gpu, entry, &gpu_dependent);
     Setting setting;

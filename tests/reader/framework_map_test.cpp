@@ -33,6 +33,7 @@ TEST_CASE("every built-in flag map loads in full, as if read at once", "[reader]
     CHECK(full.keys.size() >= direct.keys.size());
     CHECK(full.kwargs.size() >= direct.kwargs.size());
     CHECK(full.defaults.size() >= direct.defaults.size());
+    CHECK(full.requirements.size() >= direct.requirements.size());
     for (const auto& [flag, spec] : direct.flags) CHECK(full.flags.count(flag) == 1);
   }
 }
@@ -58,4 +59,20 @@ TEST_CASE("loading a map while its [[match]] list is being walked keeps the list
                          options, &sources);
   REQUIRE(read.config.workloads.size() == 1);
   CHECK(read.config.workloads[0].framework == "vllm");
+}
+
+TEST_CASE("a change a framework refuses without another is data: [[requires]]",
+          "[reader][maps]") {
+  FrameworkMaps maps;
+  const FrameworkMap* sft = maps.Find("verl-sft");
+  REQUIRE(sft);
+  REQUIRE(sft->requirements.size() == 1);
+  CHECK(sft->requirements[0].when == "cp>1");
+  CHECK(sft->requirements[0].set ==
+        std::vector<std::pair<std::string, std::string>>{{"packing", "true"}});
+  FrameworkMap map;
+  std::string error;
+  CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[requires]]\nwhen = \"cp>1\"\n",
+                                "x.toml", &map, &error));
+  CHECK(error == "[[requires]] needs a `set` table: x.toml");
 }

@@ -92,11 +92,14 @@ TEST_CASE("seed 001: vLLM claims 90% at every TP, the 4B SFT at 16 x 32k needs t
   int exit_code = 0;
   CHECK(Rules(dir + "train_sft_h100x8.sh", &exit_code) == std::set<std::string>{"GL101"});
   CHECK(exit_code == 1);
-  // The fix: checkpointing, Ulysses over 2 GPUs and micro-batch 1 (global batch 128 kept).
+  // The fix: checkpointing, Ulysses over 2 GPUs and micro-batch 1 (global batch 128 kept);
+  // verl refuses Ulysses without remove_padding, so that comes too. One key per line, as the
+  // script writes them.
   auto fix = RunGpulint({"fix", "--fit", dir + "train_sft_h100x8.sh"}, "", SourcePath(""));
-  CHECK(fix.out.find("+    data.micro_batch_size_per_gpu=1 ulysses_sequence_parallel_size=2") !=
-        std::string::npos);
-  CHECK(fix.out.find("+    model.enable_gradient_checkpointing=true") != std::string::npos);
+  CHECK(fix.out.find("+    data.micro_batch_size_per_gpu=1 \\\n"
+                     "+    ulysses_sequence_parallel_size=2 \\\n") != std::string::npos);
+  CHECK(fix.out.find("+    model.enable_gradient_checkpointing=true \\\n"
+                     "+    use_remove_padding=true \\\n") != std::string::npos);
 }
 
 TEST_CASE("seed 002: full fine-tuning a 7B with AdamW does not fit one GPU at any batch",

@@ -68,12 +68,21 @@ TEST_CASE("a value from an unknown environment variable is not edited, with the 
 
 TEST_CASE("an absent setting is inserted beside a related one, in the command's style",
           "[tuner][edit]") {
-  // Underscore flags: the HF Trainer spelling with underscores.
+  // Underscore flags: the HF Trainer spelling with underscores; one flag per line, so a line of
+  // its own after the related flag's, indented like the others.
   CHECK(SetIn("torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B \\\n"
               "  --per_device_train_batch_size 4 \\\n  --bf16\n",
               "grad_accum", "2") ==
         "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B \\\n"
-        "  --per_device_train_batch_size 4 --gradient_accumulation_steps 2 \\\n  --bf16\n");
+        "  --per_device_train_batch_size 4 \\\n  --gradient_accumulation_steps 2 \\\n"
+        "  --bf16\n");
+  // The related flag shares its line with another: beside it on that line.
+  CHECK(SetIn("torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B \\\n"
+              "  --per_device_train_batch_size 4 --bf16 \\\n  --output_dir out\n",
+              "grad_accum", "2") ==
+        "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B \\\n"
+        "  --per_device_train_batch_size 4 --gradient_accumulation_steps 2 --bf16 \\\n"
+        "  --output_dir out\n");
   // Dashed flags: vLLM.
   CHECK(SetIn("vllm serve Qwen/Qwen3-8B --max-model-len 8192\n", "kv_cache_dtype", "fp8") ==
         "vllm serve Qwen/Qwen3-8B --max-model-len 8192 --kv-cache-dtype fp8\n");

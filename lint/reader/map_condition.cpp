@@ -1,0 +1,25 @@
+#include "lint/reader/map_condition.h"
+
+#include "lint/util/strings.h"
+
+namespace gpulint {
+
+bool ConditionHolds(const std::string& when, const Workload& workload) {
+  if (when.empty()) return true;
+  size_t op = when.find_first_of("=>");
+  if (op == std::string::npos) {
+    if (auto b = workload.Bool(when)) return *b;
+    auto text = workload.String(when);
+    return text && !text->empty();
+  }
+  const std::string name = when.substr(0, op), operand = when.substr(op + 1);
+  if (when[op] == '>') {
+    auto number = workload.Number(name);
+    double bound = 0;
+    return number && ParseNumber(operand, &bound) && *number > bound;
+  }
+  auto value = workload.String(name);
+  return value && *value == operand;
+}
+
+}  // namespace gpulint

@@ -1,0 +1,16 @@
+// A flag map's condition on a workload's settings: when a default applies, when a change needs
+// another ("lora_enabled", "finetuning_type=lora", "nproc_per_node>1").
+#pragma once
+
+#include <string>
+
+#include "lint/core/run_config.h"
+
+namespace gpulint {
+
+/// Whether `when` holds for `workload`: "" always; "name" when the setting is a true switch or
+/// any value but an empty string; "name=value" when it is that value; "name>number" when it is
+/// a number above it. An absent setting holds none of them.
+bool ConditionHolds(const std::string& when, const Workload& workload);
+
+}  // namespace gpulint
