@@ -9,9 +9,12 @@ using namespace gpulint;
 
 TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") {
   Workload w;
-  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-           {"lora_enabled", "true"}, {"grad_ckpt", "false"}, {"fsdp", "full_shard"},
-           {"nproc_per_node", "2"}, {"finetuning_type", "lora"}}) {
+  for (const auto& [name, text] :
+       std::vector<std::pair<std::string, std::string>>{{"lora_enabled", "true"},
+                                                        {"grad_ckpt", "false"},
+                                                        {"fsdp", "full_shard"},
+                                                        {"nproc_per_node", "2"},
+                                                        {"finetuning_type", "lora"}}) {
     Setting setting;
     setting.name = name;
     setting.value = TypedValue(name, text);
@@ -19,16 +22,16 @@ TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") 
   }
   const std::pair<const char*, bool> rows[] = {
       {"", true},
-      {"lora_enabled", true},            // a true switch
-      {"grad_ckpt", false},              // a false one
-      {"fsdp", true},                    // any value
-      {"quant", false},                  // absent
+      {"lora_enabled", true},  // a true switch
+      {"grad_ckpt", false},    // a false one
+      {"fsdp", true},          // any value
+      {"quant", false},        // absent
       {"finetuning_type=lora", true},
       {"finetuning_type=full", false},
       {"nproc_per_node>1", true},
       {"nproc_per_node>2", false},
-      {"fsdp>1", false},                 // not a number
-      {"cp>1", false},                   // absent
+      {"fsdp>1", false},  // not a number
+      {"cp>1", false},    // absent
   };
   for (const auto& [when, holds] : rows) {
     INFO(when);
