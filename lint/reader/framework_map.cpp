@@ -159,6 +159,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       !ReadSpecTable(root, "keys", where, &map->keys, error) ||
       !ReadSpecTable(root, "kwargs", where, &map->kwargs, error))
     return false;
+  // jsonargparse command lines (LitGPT) take every key of their config files as a flag:
+  // `train.micro_batch_size` in YAML is `--train.micro_batch_size` on the command line.
+  if ((*header)["keys_as_flags"].value_or(false))
+    for (const auto& [key, spec] : map->keys) map->flags.emplace("--" + key, spec);
   if (const toml::table* defaults = root["defaults"].as_table()) {
     for (const auto& [name, node] : *defaults) {
       DefaultSpec spec;

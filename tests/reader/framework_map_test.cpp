@@ -76,3 +76,16 @@ TEST_CASE("a change a framework refuses without another is data: [[requires]]",
                                 "x.toml", &map, &error));
   CHECK(error == "[[requires]] needs a `set` table: x.toml");
 }
+
+TEST_CASE("a jsonargparse map takes its config keys as flags too", "[reader][maps]") {
+  FrameworkMaps maps;
+  const FrameworkMap* litgpt = maps.Find("litgpt-lora");  // and its parent's keys
+  REQUIRE(litgpt);
+  const FlagSpec* flag = litgpt->Flag("--train.micro_batch_size");
+  REQUIRE(flag);
+  CHECK(flag->setting == "micro_batch");
+  const FrameworkMap* trainer = maps.Find("hf-trainer");  // no such habit
+  REQUIRE(trainer);
+  CHECK(trainer->Flag("--model_name_or_path"));
+  CHECK_FALSE(trainer->Flag("--per_device_train_batch_size.x"));
+}
