@@ -203,8 +203,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // Not for RL jobs, whose global batch counts prompts.
   if (!w.Find("grad_accum") && !rl) {
     auto global = s.Number("global_batch");
-    if (global && *global > in.micro_batch * dp)
+    if (global && *global > in.micro_batch * dp) {
       in.grad_accum = static_cast<int>(*global / (std::max(in.micro_batch, 1) * dp));
+      s.Assume("grad_accum", fmt::format("{}", in.grad_accum),
+               "global_batch / (micro_batch x data-parallel GPUs)");
+    }
   }
   // How the framework drives FSDP decides how much gradient memory a rank holds.
   if (in.style == est::TrainerStyle::kPlain && in.sharding != est::Sharding::kNone) {
@@ -250,10 +253,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
   in.base_quant = quant;
   // bitsandbytes runs NF4 and LLM.int8 for HF, PEFT, TRL and LitGPT; torchtune uses torchao.
+  const std::string library = s.String("quant_library").value_or("bitsandbytes");
   in.quantized_base_keeps_inputs =
       (quant.format == est::WeightFormat::kNf4 || quant.format == est::WeightFormat::kNf4Double ||
        quant.format == est::WeightFormat::kInt8) &&
-      s.String("quant_library").value_or("bitsandbytes") == "bitsandbytes";
+      (library == "bitsandbytes" || library == "bnb");
   if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only) {
     out->assumptions.push_back(
         "a quantized base without LoRA cannot be fully fine-tuned; estimated as frozen weights");

@@ -125,3 +125,21 @@ TEST_CASE("a global batch larger than one micro-batch per GPU means accumulation
   CHECK(gradients_gib("128") == Approx(12.06 + adapters).epsilon(0.005));
   CHECK(gradients_gib("2") == Approx(12.06 / 2 + adapters).epsilon(0.005));
 }
+
+TEST_CASE("an accumulation derived from the global batch is listed as an assumption",
+          "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "litgpt finetune_lora meta-llama/Llama-2-7b-hf --devices 2 --train.micro_batch_size 1 "
+      "--train.global_batch_size 128\n",
+      &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  auto estimate =
+      EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "A100-80GB"));
+  bool listed = false;
+  for (const std::string& a : estimate.assumptions)
+    listed = listed || a == "grad_accum not set: 64 assumed (global_batch / (micro_batch x "
+                            "data-parallel GPUs))";
+  CHECK(listed);  // 128 / (1 x 2)
+}
