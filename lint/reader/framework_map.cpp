@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
+#include "lint/reader/map_condition.h"
 #include "lint/util/toml_strings.h"
 
 namespace gpulint {
@@ -172,6 +173,11 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.source = (*table)["source"].value_or(std::string());
         spec.workloads = TomlStrings(table->get("workload"));
         spec.when = (*table)["when"].value_or(std::string());
+        if (std::string why; !ValidCondition(spec.when, &why)) {
+          *error = fmt::format("default {}: condition '{}' {}: {}", spec.setting, spec.when, why,
+                               where);
+          return false;
+        }
         if (const toml::array* variants = (*table)["variants"].as_array()) {
           for (const toml::node& variant_node : *variants) {
             const toml::table* v = variant_node.as_table();
@@ -200,6 +206,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       }
       RequirementSpec spec;
       spec.when = (*table)["when"].value_or(std::string());
+      if (std::string why; !ValidCondition(spec.when, &why)) {
+        *error = fmt::format("[[requires]]: condition '{}' {}: {}", spec.when, why, where);
+        return false;
+      }
       spec.source = (*table)["source"].value_or(std::string());
       for (const auto& [name, value] : *set) spec.set.emplace_back(name.str(), AsText(value));
       map->requirements.push_back(std::move(spec));

@@ -22,4 +22,19 @@ bool ConditionHolds(const std::string& when, const Workload& workload) {
   return value && *value == operand;
 }
 
+bool ValidCondition(const std::string& when, std::string* why) {
+  size_t op = when.find_first_of("=>");
+  if (op == std::string::npos) return true;
+  double bound = 0;
+  if (op == 0) {
+    *why = "names no setting before '" + std::string(1, when[0]) + "'";
+    return false;
+  }
+  if (when[op] == '>' && !ParseNumber(when.substr(op + 1), &bound)) {
+    *why = "compares with '" + when.substr(op + 1) + "', not a number";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace gpulint

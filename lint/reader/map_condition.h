@@ -13,4 +13,7 @@ namespace gpulint {
 /// a number above it. An absent setting holds none of them.
 bool ConditionHolds(const std::string& when, const Workload& workload);
 
+/// False with the reason when `when` is not one of those forms ("cp>two", "=x").
+bool ValidCondition(const std::string& when, std::string* why);
+
 }  // namespace gpulint

@@ -75,6 +75,10 @@ TEST_CASE("a change a framework refuses without another is data: [[requires]]",
   CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[requires]]\nwhen = \"cp>1\"\n",
                                 "x.toml", &map, &error));
   CHECK(error == "[[requires]] needs a `set` table: x.toml");
+  CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[defaults]\n"
+                                "fsdp = { value = \"full_shard\", when = \"nproc>one\" }\n",
+                                "x.toml", &map, &error));
+  CHECK(error == "default fsdp: condition 'nproc>one' compares with 'one', not a number: x.toml");
 }
 
 TEST_CASE("a jsonargparse map takes its config keys as flags too", "[reader][maps]") {

@@ -38,3 +38,14 @@ TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") 
     CHECK(ConditionHolds(when, w) == holds);
   }
 }
+
+TEST_CASE("a malformed map condition is refused with the reason", "[reader][maps]") {
+  std::string why;
+  CHECK(ValidCondition("nproc_per_node>1", &why));
+  CHECK(ValidCondition("finetuning_type=lora", &why));
+  CHECK(ValidCondition("lora_enabled", &why));
+  CHECK_FALSE(ValidCondition("cp>two", &why));
+  CHECK(why == "compares with 'two', not a number");
+  CHECK_FALSE(ValidCondition("=lora", &why));
+  CHECK(why == "names no setting before '='");
+}
