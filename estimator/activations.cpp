@@ -64,8 +64,9 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
 // a gradient (bitsandbytes/autograd/_functions.py: `ctx.tensors = (A, B)`), frozen weight or
 // not: the attention norm's 16-bit output (q, k and v share it), o_proj's input (the attention
 // output, laid out anew when the heads are merged), the MLP norm's output (gate and up share it)
-// and down_proj's input, the product. A MoE layer keeps its dispatched copies already; its
-// experts' down_proj inputs and the shared expert's are new.
+// and down_proj's input, the product. A MoE layer keeps its experts' dispatched copies already;
+// their down_proj inputs are new, and a shared expert's input (the MLP norm's output) and its
+// down_proj's.
 double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
                                        const ActivationInput& in) {
   if (!in.frozen_base || !in.quantized_base_keeps_inputs) return 0;
@@ -81,6 +82,7 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     split += k * static_cast<double>(m.expert_intermediate_size) +
              static_cast<double>(m.shared_expert_intermediate_size);
+    if (m.shared_expert_intermediate_size > 0) h_sized += h;
   } else {
     h_sized += h;  // the MLP norm's output
     split += m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size

@@ -74,8 +74,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
             base_dtype * (share.Total() - share.embedding - share.lm_head - share.vision);
         sharded_grads = block_grads / sharded(Sharding::kGradients);
         grads += sharded_grads;
-        b.terms.push_back({"gradients of frozen weights",
-                           block_grads / sharded(Sharding::kGradients),
+        b.terms.push_back({"gradients of frozen weights", sharded_grads,
                            "LoRA shares FSDP units with frozen weights: the units get gradients"});
       }
     }
@@ -107,6 +106,8 @@ Breakdown EstimateTraining(const TrainingInput& in) {
         break;
     }
   }
+  // Every gradient unsharded, as no_sync accumulates them (on the GPU even with CPU offload).
+  const double whole_grads = grads + sharded_grads * (n - 1);
   if (in.offload_optimizer || in.offload_params) {
     states = 0;
     master = 0;
@@ -122,12 +123,12 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // Accumulating inside FSDP's no_sync keeps each gradient whole until the last micro-batch of
   // the step reduce-scatters it (torch/distributed/fsdp FullyShardedDataParallel.no_sync: "FSDP
   // will accumulate the full model gradients (instead of gradient shards) until the eventual
-  // sync"); the optimizer step sees the shards.
+  // sync"; "with CPU offloading, the gradients will not be offloaded to CPU when inside the
+  // context manager"); the optimizer step sees the shards.
   const bool accumulate_unsharded = in.unsharded_accumulation && in.grad_accum > 1 &&
                                     in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
-                                    in.sharding >= Sharding::kGradients && n > 1;
-  const double accumulated_grads =
-      accumulate_unsharded && grads > 0 ? grads + sharded_grads * (n - 1) : grads;
+                                    !in.forward_only && in.sharding >= Sharding::kGradients && n > 1;
+  const double accumulated_grads = accumulate_unsharded ? whole_grads : grads;
 
   // ZeRO-3 / FSDP gather whole layers in 16 bits before using them: the current one and the
   // prefetched next one, or the embedding / head at the ends.
@@ -195,7 +196,8 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                      : activation.backward_bytes +
                            (in.recompute == Recompute::kFull ? activation.layer_bytes : 0);
   // bitsandbytes and torchao multiply by a 4-bit weight after dequantizing it to 16 bits (and
-  // bitsandbytes' 8-bit backward does the same): one layer's widest weight at a time.
+  // bitsandbytes' 8-bit backward does the same): one layer's widest weight at a time, the MLP's
+  // or a fused q/k/v projection's (LitGPT).
   const WeightFormat base_format = frozen_base ? in.base_quant.format : WeightFormat::kDefault;
   if (base_format == WeightFormat::kNf4 || base_format == WeightFormat::kNf4Double ||
       base_format == WeightFormat::kInt8) {

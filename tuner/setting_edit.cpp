@@ -11,7 +11,11 @@
 namespace gpulint {
 namespace {
 
-bool IsBoolText(const std::string& text) { return ParseBoolText(text).has_value(); }
+// A value written as a boolean: only a switch's, whatever its text ("1" is a batch of one).
+bool IsBoolSetting(const std::string& name) {
+  auto info = SettingTypes().find(name);
+  return info != SettingTypes().end() && info->second.type == SettingType::kBool;
+}
 
 // The framework's spellings of `setting` (flags and dotted keys), with their specs.
 std::vector<std::pair<std::string, const FlagSpec*>> SpellingsOf(const FrameworkMap& map,
@@ -116,7 +120,7 @@ std::optional<Edit> Insert(const FileAnalysis& analysis, const FrameworkMaps& ma
   if (!StartsWith(spelling, "-")) {
     // A Hydra override: booleans as the command already writes them (True or true).
     std::string model = command.find("=True") != std::string::npos ? "True" : "true";
-    argument = spelling + "=" + (IsBoolText(written) ? SpellLike(model, written) : written);
+    argument = spelling + "=" + (IsBoolSetting(name) ? SpellLike(model, written) : written);
   } else if (spec.kind == FlagSpec::Kind::kSwitch || spec.kind == FlagSpec::Kind::kBool) {
     bool on = ParseBoolText(written).value_or(false);
     std::string switch_value = spec.value.empty() ? "true" : spec.value;
@@ -203,7 +207,7 @@ std::optional<Edit> EditSetting(const FileAnalysis& analysis, const FrameworkMap
       if (!spec->values.empty() && spec->values.count(original)) written = FrameworkValue(*spec, value);
   Edit edit;
   edit.span = setting->span;
-  edit.text = SpellLike(original, written);
+  edit.text = IsBoolSetting(name) ? SpellLike(original, written) : written;
   return edit;
 }
 

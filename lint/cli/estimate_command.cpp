@@ -97,9 +97,21 @@ int RunEstimateCommand(const Args& args) {
       fmt::print(stderr, "gpulint: error: {}\n", error);
       return kExitUsage;
     }
-    if (!options.framework.empty() && !workspace.maps().Find(options.framework)) {
+    // A launcher or a wrapper starts a framework; it has no defaults of a workload's own.
+    const FrameworkMap* named =
+        options.framework.empty() ? nullptr : workspace.maps().Find(options.framework);
+    if (named && (named->kind == "launcher" || named->kind == "wrapper")) {
+      fmt::print(stderr,
+                 "gpulint: error: --framework {}: a {}, not a framework with defaults of its "
+                 "own (name what it starts: hf-trainer, litgpt, torchtune, ...): gpulint "
+                 "estimate\n",
+                 options.framework, named->kind);
+      return kExitUsage;
+    }
+    if (!options.framework.empty() && !named) {
       std::vector<std::string> names;
-      for (const FrameworkMap& map : workspace.maps().maps()) names.push_back(map.name);
+      for (const FrameworkMap& map : workspace.maps().maps())
+        if (map.kind != "launcher" && map.kind != "wrapper") names.push_back(map.name);
       fmt::print(stderr,
                  "gpulint: error: --framework {}: no such framework map{}: gpulint "
                  "estimate\n",

@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace gpulint {
@@ -40,14 +41,24 @@ void Work(Pool* pool) {
 
 void RunInBackground(std::function<void()> task) {
   Pool& pool = ThePool();
-  std::lock_guard<std::mutex> lock(pool.mutex);
-  pool.tasks.push_back(std::move(task));
-  // Tasks waiting beyond the idle workers get a worker each.
-  if (static_cast<int>(pool.tasks.size()) > pool.idle) {
-    std::thread(Work, &pool).detach();
-  } else {
-    pool.wake.notify_one();
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.tasks.push_back(std::move(task));
+    if (static_cast<int>(pool.tasks.size()) <= pool.idle) {
+      pool.wake.notify_one();
+      return;
+    }
+    // Tasks waiting beyond the idle workers get a worker each.
+    try {
+      std::thread(Work, &pool).detach();
+      return;
+    } catch (const std::system_error&) {
+      // No thread to be had: the task runs here rather than wait forever.
+      task = std::move(pool.tasks.back());
+      pool.tasks.pop_back();
+    }
   }
+  task();
 }
 
 }  // namespace gpulint

@@ -133,6 +133,11 @@ TEST_CASE("a script-less estimate takes the defaults of the framework --framewor
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("gpulint: error: --framework litgtp: no such framework map (did you "
                          "mean litgpt") == 0);
+  auto launcher = RunGpulint({"estimate", "--role", "train", "--model", "Qwen/Qwen3-8B", "--gpu",
+                              "H100-80GB", "--framework", "torchrun"});
+  CHECK(launcher.exit_code == 2);
+  CHECK(launcher.err.find("gpulint: error: --framework torchrun: a launcher, not a framework") ==
+        0);
   auto with_script = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/verl_sft.sh"),
                                  "--gpu", "H100-80GB", "--framework", "litgpt"});
   CHECK(with_script.exit_code == 2);

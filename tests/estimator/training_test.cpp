@@ -294,6 +294,12 @@ TEST_CASE("FSDP accumulating in no_sync holds whole gradients until the step",
   CHECK(a.gradients == 2.0 * 388 / 4);
   CHECK(b.gradients == 2.0 * 388);
   CHECK(b.torch_allocated - a.torch_allocated == Approx(2.0 * 388 * 3 / 4));
+  // FSDP's CPU offload moves the gradient shards to the host, but not what no_sync accumulates.
+  TrainingInput offloaded = no_sync;
+  offloaded.offload_params = true;
+  CHECK(EstimateTraining(offloaded).gradients == 2.0 * 388);
+  offloaded.unsharded_accumulation = false;
+  CHECK(EstimateTraining(offloaded).gradients == 0);
   // Without accumulation there is nothing to hold back, and without sharding nothing to gather.
   no_sync.grad_accum = 1;
   CHECK(EstimateTraining(no_sync).gradients == a.gradients);

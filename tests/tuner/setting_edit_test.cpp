@@ -93,6 +93,13 @@ TEST_CASE("an absent setting is inserted beside a related one, in the command's 
         "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen3-8B "
         "actor_rollout_ref.actor.use_kl_loss=True "
         "actor_rollout_ref.model.enable_gradient_checkpointing=True $@\n");
+  // A number that reads like a boolean stays a number: a micro-batch of 1, not `true`.
+  CHECK(SetIn("torchrun --nproc_per_node 8 -m verl.trainer.fsdp_sft_trainer "
+              "model.partial_pretrain=Qwen/Qwen3-4B data.max_length=4096 trainer.total_epochs=3\n",
+              "micro_batch", "1") ==
+        "torchrun --nproc_per_node 8 -m verl.trainer.fsdp_sft_trainer "
+        "model.partial_pretrain=Qwen/Qwen3-4B data.max_length=4096 "
+        "data.micro_batch_size_per_gpu=1 trainer.total_epochs=3\n");
   // A switch that turns the setting on is added bare; with no related setting written, after
   // the last argument.
   CHECK(SetIn("accelerate launch train.py --model_name_or_path Qwen/Qwen3-0.6B --bf16\n",
