@@ -125,9 +125,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // will accumulate the full model gradients (instead of gradient shards) until the eventual
   // sync"; "with CPU offloading, the gradients will not be offloaded to CPU when inside the
   // context manager"); the optimizer step sees the shards.
-  const bool accumulate_unsharded = in.unsharded_accumulation && in.grad_accum > 1 &&
-                                    in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
-                                    !in.forward_only && in.sharding >= Sharding::kGradients && n > 1;
+  const bool accumulate_unsharded =
+      in.unsharded_accumulation && in.grad_accum > 1 && in.style == TrainerStyle::kPlain &&
+      !in.optimizer_in_backward && !in.forward_only && in.sharding >= Sharding::kGradients && n > 1;
   const double accumulated_grads = accumulate_unsharded ? whole_grads : grads;
 
   // ZeRO-3 / FSDP gather whole layers in 16 bits before using them: the current one and the
