@@ -7,6 +7,7 @@
 #include "lint/core/setting_types.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/util/strings.h"
+#include "tuner/quote.h"
 
 namespace gpulint {
 namespace {
@@ -115,7 +116,8 @@ std::optional<Edit> Insert(const FileAnalysis& analysis, const FrameworkMaps& ma
   }
   const std::string& spelling = best->first;
   const FlagSpec& spec = *best->second;
-  std::string written = FrameworkValue(spec, value);
+  std::string written =
+      QuoteValue(KindOfFile(analysis.file.path), "", 0, 0, FrameworkValue(spec, value));
   std::string argument;
   if (!StartsWith(spelling, "-")) {
     // A Hydra override: booleans as the command already writes them (True or true).
@@ -208,6 +210,8 @@ std::optional<Edit> EditSetting(const FileAnalysis& analysis, const FrameworkMap
   Edit edit;
   edit.span = setting->span;
   edit.text = IsBoolSetting(name) ? SpellLike(original, written) : written;
+  edit.text = QuoteValue(KindOfFile(analysis.file.path), analysis.file.text, setting->span.offset,
+                         setting->span.length, edit.text);
   return edit;
 }
 

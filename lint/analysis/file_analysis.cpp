@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "lint/analysis/value_check.h"
 #include "lint/core/setting_types.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/util/strings.h"
@@ -110,6 +111,7 @@ bool AnalyzeFile(Workspace& workspace, const LoadedFile& file,
     *error = fmt::format("{}: {}", analysis->read.error, file.path);
     return false;
   }
+  CheckSettingValues(&analysis->read.config);
   for (Workload& workload : analysis->read.config.workloads) ApplyOverrides(overrides, &workload);
   Reestimate(workspace, analysis);
   for (const WorkloadEstimate& estimate : analysis->estimates) {

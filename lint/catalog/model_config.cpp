@@ -2,13 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <toml++/toml.h>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <toml++/toml.h>
 
 #include "lint/catalog/toml_json.h"
 #include "lint/data/embedded_data.h"
+#include "lint/util/nesting_depth.h"
 
 namespace gpulint {
 namespace {
@@ -62,11 +64,16 @@ json Flatten(const json& config) {
   }
   // Older key spellings (GPT-2 style, Falcon, Qwen 1) onto the modern names.
   static const std::pair<const char*, const char*> kAliases[] = {
-      {"n_embd", "hidden_size"},          {"n_layer", "num_hidden_layers"},
-      {"n_head", "num_attention_heads"},  {"n_inner", "intermediate_size"},
-      {"n_positions", "max_position_embeddings"}, {"num_kv_heads", "num_key_value_heads"},
-      {"dtype", "torch_dtype"},           {"num_local_experts", "num_experts"},
-      {"n_routed_experts", "num_experts"}, {"kv_channels", "head_dim"},
+      {"n_embd", "hidden_size"},
+      {"n_layer", "num_hidden_layers"},
+      {"n_head", "num_attention_heads"},
+      {"n_inner", "intermediate_size"},
+      {"n_positions", "max_position_embeddings"},
+      {"num_kv_heads", "num_key_value_heads"},
+      {"dtype", "torch_dtype"},
+      {"num_local_experts", "num_experts"},
+      {"n_routed_experts", "num_experts"},
+      {"kv_channels", "head_dim"},
       {"seq_length", "max_position_embeddings"},
   };
   for (const auto& [old_key, new_key] : kAliases)
@@ -75,10 +82,82 @@ json Flatten(const json& config) {
   return flat;
 }
 
+// A whole number of a config; anything else (text, 1.5, 1e300, NaN) is the fallback: a float
+// outside int64's range does not convert (undefined behaviour), and the range checks of
+// CheckRanges refuse the description before an absurd value reaches the estimator.
 int64_t Int(const json& j, const char* key, int64_t fallback = 0) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return fallback;
-  return it->get<int64_t>();
+  if (it->is_number_integer()) return it->get<int64_t>();
+  double value = it->get<double>();
+  if (!(value >= -9e18 && value <= 9e18) ||
+      value != static_cast<double>(static_cast<int64_t>(value)))
+    return fallback;
+  return static_cast<int64_t>(value);
+}
+
+// Limits no real model comes near (the largest public models have ~100-200 layers, hidden
+// sizes of ~20k, vocabularies of ~260k), so that a description with 2,000,000,000 layers is
+// refused before gpulint allocates per-layer tables or multiplies it into bytes.
+struct FieldRange {
+  const char* key;
+  int64_t min, max;
+};
+constexpr FieldRange kFieldRanges[] = {
+    {"hidden_size", 1, 1 << 20},
+    {"num_hidden_layers", 1, 4096},
+    {"num_attention_heads", 1, 1 << 16},
+    {"num_key_value_heads", 0, 1 << 16},
+    {"head_dim", 1, 1 << 16},
+    {"intermediate_size", 0, 1 << 24},
+    {"vocab_size", 1, 1 << 24},
+    {"max_position_embeddings", 0, int64_t{1} << 31},
+    {"num_experts", 0, 1 << 16},
+    {"num_experts_per_tok", 0, 1 << 16},
+    {"moe_intermediate_size", 0, 1 << 24},
+    {"shared_expert_intermediate_size", 0, 1 << 24},
+    {"n_shared_experts", 0, 1 << 10},
+    {"q_lora_rank", 0, 1 << 20},
+    {"kv_lora_rank", 0, 1 << 20},
+    {"qk_nope_head_dim", 0, 1 << 16},
+    {"qk_rope_head_dim", 0, 1 << 16},
+    {"v_head_dim", 0, 1 << 16},
+    {"sliding_window", 0, int64_t{1} << 31},
+    {"vision_depth", 0, 4096},
+    {"vision_hidden_size", 0, 1 << 20},
+    {"vision_intermediate_size", 0, 1 << 24},
+    {"vision_num_heads", 0, 1 << 16},
+    {"vision_patch_size", 0, 4096},
+    {"vision_temporal_patch_size", 0, 64},
+    {"vision_spatial_merge_size", 0, 64},
+    {"vision_out_hidden_size", 0, 1 << 20},
+    {"first_k_dense_replace", 0, 4096},
+    {"moe_layer_freq", 0, 4096},
+    {"decoder_sparse_step", 0, 4096},
+    {"interleave_moe_layer_step", 0, 4096},
+    {"sliding_window_pattern", 0, 4096},
+};
+
+bool CheckRanges(const json& flat, const std::string& where, std::string* error) {
+  for (const FieldRange& range : kFieldRanges) {
+    auto it = flat.find(range.key);
+    if (it == flat.end() || it->is_null()) continue;
+    if (!it->is_number()) {
+      // Some configs write "head_dim": null or strings for fields they do not use; only
+      // numbers are read, so text is refused only where a number is required.
+      if (it->is_boolean() || it->is_string()) continue;
+      *error = fmt::format("'{}' is not a number: {}", range.key, where);
+      return false;
+    }
+    double value = it->get<double>();
+    if (!(value >= static_cast<double>(range.min) && value <= static_cast<double>(range.max)) ||
+        value != std::floor(value)) {
+      *error = fmt::format("'{}' is {}, not a whole number from {} to {}: {}", range.key,
+                           it->dump(), range.min, range.max, where);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool Bool(const json& j, const char* key, bool fallback) {
@@ -107,8 +186,8 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.norms_per_layer = static_cast<int>(Int(t, "norms_per_layer", 2));
   arch.qkv_bias = Bool(t, "qkv_bias", false) || Bool(flat, "attention_bias", false) ||
                   Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
-  arch.o_bias = Bool(t, "o_bias", false) || Bool(flat, "attention_bias", false) ||
-                Bool(flat, "bias", false);
+  arch.o_bias =
+      Bool(t, "o_bias", false) || Bool(flat, "attention_bias", false) || Bool(flat, "bias", false);
   arch.mlp_bias = Bool(t, "mlp_bias", false) || Bool(flat, "mlp_bias", false);
   arch.lm_head_bias = Bool(t, "lm_head_bias", false);
   std::string qk_norm = String(t, "qk_norm");
@@ -250,9 +329,9 @@ void ReadQuantization(const json& flat, est::ModelArch& arch, std::vector<std::s
   out.exclusions.attention = excluded.find("self_attn") != std::string::npos;
 }
 
-bool FromJson(const json& config, const std::string& where, ModelEntry* entry,
-              std::string* error) {
+bool FromJson(const json& config, const std::string& where, ModelEntry* entry, std::string* error) {
   json flat = Flatten(config);
+  if (!CheckRanges(flat, where, error)) return false;
   for (const char* required :
        {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"}) {
     if (Int(flat, required) <= 0) {
@@ -279,6 +358,16 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry,
     e.uncertain_fields.push_back("num_key_value_heads absent: multi-head attention assumed");
   }
   a.head_dim = Int(flat, "head_dim", a.hidden_size / a.num_attention_heads);
+  if (a.head_dim <= 0) {
+    *error =
+        fmt::format("head_dim is {}: a head needs at least one dimension: {}", a.head_dim, where);
+    return false;
+  }
+  if (a.num_kv_heads > a.num_attention_heads) {
+    *error = fmt::format("num_key_value_heads {} is more than num_attention_heads {}: {}",
+                         a.num_kv_heads, a.num_attention_heads, where);
+    return false;
+  }
   a.intermediate_size = Int(flat, "intermediate_size");
   if (a.intermediate_size <= 0) {
     a.intermediate_size = 4 * a.hidden_size;
@@ -297,6 +386,11 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry,
   a.qk_rope_head_dim = Int(flat, "qk_rope_head_dim");
   a.v_head_dim = Int(flat, "v_head_dim");
   ReadMoe(flat, a);
+  if (a.num_experts > 0 && (a.experts_per_token <= 0 || a.experts_per_token > a.num_experts)) {
+    *error = fmt::format("{} experts per token of {} experts: {}", a.experts_per_token,
+                         a.num_experts, where);
+    return false;
+  }
   ApplyTraits(flat, a, e.uncertain_fields);
   ReadAttentionWindows(flat, a);
   ReadVision(flat, a);
@@ -320,6 +414,12 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry,
 
 bool ParseModelConfigJson(std::string_view json_text, const std::string& where, ModelEntry* entry,
                           std::string* error) {
+  // Nesting is counted before parsing: a config.json nested 150,000 deep is not a model
+  // description, and copying or freeing such a tree recurses once per level.
+  if (JsonNestingDepth(json_text) > kMaxJsonDepth) {
+    *error = fmt::format("config.json is nested deeper than {} levels: {}", kMaxJsonDepth, where);
+    return false;
+  }
   json config = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (config.is_discarded() || !config.is_object()) {
     *error = fmt::format("config.json is not a JSON object: {}", where);

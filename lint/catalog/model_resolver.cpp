@@ -7,12 +7,11 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "lint/catalog/model_config.h"
 #include "lint/catalog/resolution_rules.h"
 #include "lint/util/paths.h"
+#include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/util/suggest.h"
 
@@ -43,15 +42,16 @@ bool LooksLikePath(std::string_view reference) {
 bool ReadConfigDir(const fs::path& dir, const std::string& origin, ModelResolution* result) {
   fs::path config = dir / "config.json";
   std::error_code ec;
-  if (!fs::is_regular_file(config, ec)) return false;
-  std::ifstream in(config, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
+  if (!fs::exists(config, ec)) return false;
+  std::string text;
+  ReadStatus status = ReadRegularFile(config.string(), &text);
   auto entry = std::make_shared<ModelEntry>();
   std::string error;
-  if (!in || !ParseModelConfigJson(text.str(), config.string(), entry.get(), &error)) {
+  if (status != ReadStatus::kOk ||
+      !ParseModelConfigJson(text, config.string(), entry.get(), &error)) {
     result->status = ResolveStatus::kInvalid;
-    result->message = in ? error : "cannot read " + config.string();
+    result->message =
+        status == ReadStatus::kOk ? error : config.string() + " " + ReadStatusText(status);
     return true;
   }
   if (entry->hf_id.empty()) entry->hf_id = LastComponent(dir.string());

@@ -28,7 +28,9 @@ bool LoadCatalog(const ListOptions& options, Catalog* catalog) {
   return true;
 }
 
-std::string Billions(double params) { return fmt::format("{:.2f}B", params / 1e9); }
+std::string Billions(double params) {
+  return fmt::format("{:.2f}B", params / 1e9);
+}
 
 }  // namespace
 
@@ -59,9 +61,9 @@ int RunModelsCommand(const Args& args) {
       row["id"] = id;
       row["model_type"] = entry->arch.model_type;
       row["params_total"] = total;
-      row["params_active"] = entry->arch.is_moe() ? nlohmann::ordered_json(
-                                                        params.TextActive(entry->arch))
-                                                  : nlohmann::ordered_json(nullptr);
+      row["params_active"] = entry->arch.is_moe()
+                                 ? nlohmann::ordered_json(params.TextActive(entry->arch))
+                                 : nlohmann::ordered_json(nullptr);
       row["weights_bf16_gib"] = bf16_gib;
       row["max_position_embeddings"] = entry->arch.max_position_embeddings;
       row["confidence"] = entry->confidence;
@@ -74,7 +76,9 @@ int RunModelsCommand(const Args& args) {
                entry->arch.is_moe() ? Billions(params.TextActive(entry->arch)) : "-", bf16_gib,
                entry->arch.max_position_embeddings, entry->confidence);
   }
-  if (options.format == "json") fmt::print("{}\n", nlohmann::ordered_json{{"models", list}}.dump(2));
+  if (options.format == "json")
+    fmt::print("{}\n", nlohmann::ordered_json{{"models", list}}.dump(
+                           2, ' ', false, nlohmann::json::error_handler_t::replace));
   return kExitClean;
 }
 
@@ -112,7 +116,9 @@ int RunGpusCommand(const Args& args) {
                spec.mem_bandwidth_gbps > 0 ? fmt::format("{:.0f}", spec.mem_bandwidth_gbps) : "-",
                spec.bf16_tflops > 0 ? fmt::format("{:.0f}", spec.bf16_tflops) : "-");
   }
-  if (options.format == "json") fmt::print("{}\n", nlohmann::ordered_json{{"gpus", list}}.dump(2));
+  if (options.format == "json")
+    fmt::print("{}\n", nlohmann::ordered_json{{"gpus", list}}.dump(
+                           2, ' ', false, nlohmann::json::error_handler_t::replace));
   return kExitClean;
 }
 

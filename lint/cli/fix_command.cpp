@@ -235,7 +235,10 @@ int RunFixCommand(const Args& args) {
     if (result.after == result.before) continue;
     changed = true;
     if (options.write) {
-      if (!WriteFileSafely(result.path, result.before, result.after, &error)) {
+      WritePolicy policy;
+      policy.roots = WriteRootsFor(options.paths);
+      policy.follow_symlinks = options.follow_symlinks;
+      if (!WriteFileSafely(result.path, result.before, result.after, policy, &error)) {
         fmt::print(stderr, "gpulint: error: {}\n", error);
         return kExitUsage;
       }
@@ -245,7 +248,9 @@ int RunFixCommand(const Args& args) {
     }
   }
   std::string rendered = options.format == "json"
-                             ? nlohmann::ordered_json{{"files", json_files}}.dump(2) + "\n"
+                             ? nlohmann::ordered_json{{"files", json_files}}.dump(
+                                   2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                   "\n"
                          : options.format == "markdown" ? ToMarkdown(results)
                                                         : diffs;
   if (!options.output_file.empty()) {

@@ -16,6 +16,7 @@
 #include "lint/core/fingerprint.h"
 #include "lint/report/reporter.h"
 #include "lint/rules/linter.h"
+#include "lint/util/read_file.h"
 #include "tuner/fix_provider.h"
 
 namespace gpulint {
@@ -26,12 +27,12 @@ std::string FindingFingerprint(const ReportInput& input, const Finding& finding)
 }
 
 bool ReadBaseline(const std::string& path, std::set<std::string>* keys, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = fmt::format("cannot read baseline: {}", path);
+  std::string text;
+  if (ReadStatus status = ReadRegularFile(path, &text); status != ReadStatus::kOk) {
+    *error = fmt::format("baseline {} {}", path, ReadStatusText(status));
     return false;
   }
-  nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
   if (json.is_discarded() || !json.contains("findings")) {
     *error = fmt::format("baseline is not a gpulint baseline (JSON with \"findings\"): {}", path);
     return false;
@@ -138,7 +139,10 @@ int RunLintCommand(const Args& args) {
         baseline["findings"].push_back({{"path", finding.span.path},
                                         {"rule", finding.rule},
                                         {"fingerprint", FindingFingerprint(input, finding)}});
-    if (!WriteOutputFile(options.write_baseline, baseline.dump(2) + "\n", &error)) {
+    if (!WriteOutputFile(
+            options.write_baseline,
+            baseline.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+            &error)) {
       fmt::print(stderr, "gpulint: error: {}\n", error);
       return kExitUsage;
     }

@@ -119,6 +119,8 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   bool diff = false;
   app.add_flag("--diff", diff, "Print a unified diff and write nothing (default)");
   app.add_flag("--write", o.write, "Apply the changes in place (atomically)");
+  app.add_flag("--follow-symlinks", o.follow_symlinks,
+               "With --write: also write through symbolic links that leave the linted folders");
   app.add_flag("--unsafe-fixes", o.unsafe_fixes,
                "Without --maximize/--fit: also apply fixes that change how the job runs");
   app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")

@@ -40,6 +40,7 @@ struct FixOptions : InputOptions {
   std::string maximize;                  ///< "batch" | "context" | "" (with --fit)
   bool fit = false;
   bool write = false;
+  bool follow_symlinks = false;          ///< --write through links leaving the linted folders
   bool unsafe_fixes = false;             ///< without an objective: apply unsafe finding fixes too
   std::optional<double> headroom;
   std::vector<std::string> keep;         ///< e.g. "global-batch"

@@ -153,7 +153,8 @@ int RunParseCommand(const Args& args) {
       PrintText(result.config);
     }
   }
-  if (parsed.options->format == "json") fmt::print("{}\n", output.dump(2));
+  if (parsed.options->format == "json")
+    fmt::print("{}\n", output.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   return exit_code;
 }
 

@@ -67,7 +67,7 @@ int RunExplainCommand(const Args& args) {
     j["fix"] = rule->doc.fix;
     j["options"] = rule->doc.options;
     j["when"] = rule->when_text;
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   } else if (parsed.options->format == "markdown") {
     fmt::print("{}", RuleDocMarkdown(*rule));
   } else {
@@ -90,7 +90,8 @@ int RunRulesCommand(const Args& args) {
                       {"category", rule->category},
                       {"fix", !rule->fix_objective.empty() || !rule->fix_set.empty()},
                       {"url", RuleUrl(*rule)}});
-    fmt::print("{}\n", nlohmann::ordered_json{{"rules", list}}.dump(2));
+    fmt::print("{}\n", nlohmann::ordered_json{{"rules", list}}.dump(
+                           2, ' ', false, nlohmann::json::error_handler_t::replace));
     return kExitClean;
   }
   if (parsed.options->format == "markdown") {

@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+
 #include <toml++/toml.h>
+#include <filesystem>
 
 #include "lint/catalog/model_config.h"
+#include "lint/util/read_file.h"
 
 namespace gpulint {
 namespace fs = std::filesystem;
@@ -45,34 +46,49 @@ bool ReadStrings(const toml::table& table, const char* key, const std::string& p
 
 std::string FindProjectConfig(const std::string& start_dir) {
   std::error_code ec;
-  fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec);
+  fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec).lexically_normal();
+  // Where the search stops: the repository's root (the closest folder above holding .git), so
+  // that a checkout in /tmp never takes a gpulint.toml someone left in /tmp or /. Outside a
+  // repository: the working directory when the file is under it, else the file's own folder.
+  fs::path last = dir;
+  for (fs::path up = dir;; up = up.parent_path()) {
+    if (fs::exists(up / ".git", ec)) {
+      last = up;
+      break;
+    }
+    if (!up.has_parent_path() || up.parent_path() == up) {
+      fs::path cwd = fs::current_path(ec).lexically_normal();
+      auto [cwd_end, dir_end] = std::mismatch(cwd.begin(), cwd.end(), dir.begin(), dir.end());
+      if (!ec && cwd_end == cwd.end()) last = cwd;
+      break;
+    }
+  }
   while (true) {
     for (const char* name : {"gpulint.toml", ".gpulint.toml"}) {
       fs::path candidate = dir / name;
-      if (fs::is_regular_file(candidate, ec)) return candidate.string();
+      // Any file by that name is the project's configuration: one that is not a regular file
+      // (a link to /dev/zero, a FIFO) is refused when loaded, not skipped in silence.
+      if (fs::symlink_status(candidate, ec).type() != fs::file_type::not_found && !ec)
+        return candidate.string();
     }
     fs::path pyproject = dir / "pyproject.toml";
     if (fs::is_regular_file(pyproject, ec)) {
-      std::ifstream in(pyproject);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (text.str().find("[tool.gpulint]") != std::string::npos) return pyproject.string();
+      std::string text;
+      if (ReadRegularFile(pyproject.string(), &text) == ReadStatus::kOk &&
+          text.find("[tool.gpulint]") != std::string::npos)
+        return pyproject.string();
     }
-    if (!dir.has_parent_path() || dir.parent_path() == dir) return "";
+    if (dir == last || !dir.has_parent_path() || dir.parent_path() == dir) return "";
     dir = dir.parent_path();
   }
 }
 
 bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = fmt::format("cannot read configuration: {}", path);
+  config->path = path;
+  if (ReadStatus status = ReadRegularFile(path, &config->text); status != ReadStatus::kOk) {
+    *error = fmt::format("configuration {} {}", path, ReadStatusText(status));
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  config->path = path;
-  config->text = buffer.str();
   toml::table document;
   try {
     document = toml::parse(config->text, path);
@@ -100,7 +116,7 @@ bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::stri
       config->gpu = *value;
     } else if (key == "headroom") {
       auto value = node.value<double>();
-      if (!value || *value < 0 || *value >= 0.9) {
+      if (!value || !(*value >= 0 && *value < 0.9)) {  // written so that nan fails too
         *error = fmt::format("'headroom' must be a number in [0, 0.9): {}", Where(path, node));
         return false;
       }
@@ -139,8 +155,8 @@ bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::stri
       config->warnings.push_back(fmt::format(
           "'gpus' has no effect; declare GPUs as [[gpu_type]] tables: {}", Where(path, node)));
     } else {
-      config->warnings.push_back(fmt::format("unknown key '{}' has no effect: {}", key,
-                                             Where(path, node)));
+      config->warnings.push_back(
+          fmt::format("unknown key '{}' has no effect: {}", key, Where(path, node)));
     }
   }
   if (table->get("model") && !ParseModelTables(config->text, path, &config->models, error))

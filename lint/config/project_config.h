@@ -30,7 +30,8 @@ struct ProjectConfig {
 };
 
 /// The closest gpulint.toml, .gpulint.toml or pyproject.toml with [tool.gpulint] at or above
-/// `start_dir`; empty when there is none.
+/// `start_dir`, up to the repository root (the closest folder holding .git) or, outside a
+/// repository, up to the working directory; empty when there is none.
 std::string FindProjectConfig(const std::string& start_dir);
 
 /// Reads a configuration file. Paths inside it are relative to its folder. On error (unreadable,

@@ -28,6 +28,15 @@ struct Unresolved {
   SourceSpan span;
 };
 
+/// A value the script writes that no framework accepts (`--tensor-parallel-size 0`, a DeepSpeed
+/// stage of 7, a micro-batch of 2^31): reported, and taken as unknown rather than estimated.
+struct InvalidValue {
+  std::string name;    ///< canonical setting name
+  std::string value;   ///< as written
+  std::string reason;  ///< "less than 1", "not a whole number", ...
+  SourceSpan span;
+};
+
 struct Workload {
   std::string role;        ///< train, serve, rollout, teacher, reference, reward, critic, eval
   std::string framework;   ///< the flag map that read it ("vllm", "slime", "generic", ...)
@@ -74,6 +83,7 @@ struct RunConfig {
   Cluster cluster;
   std::vector<Workload> workloads;
   std::vector<Unresolved> unresolved;
+  std::vector<InvalidValue> invalid;
   std::vector<ReaderNote> notes;
   std::map<std::string, std::string> directives;  ///< "# gpulint: key=value" lines
   std::vector<std::string> files_read;            ///< sourced scripts, configs, Python files

@@ -8,37 +8,52 @@ namespace {
 
 // YAML documents nest as the user wrote them; deeper than this is not a config file.
 constexpr int kMaxDepth = 32;
+// Aliases make a tree of a few lines stand for billions of values (each `*a` repeats the whole
+// anchored subtree): the walk visits at most this many nodes, then the file is refused.
+constexpr size_t kMaxNodes = 100000;
 
-void Walk(const YAML::Node& node, const std::string& prefix, std::string_view text, int depth,
-          std::vector<ConfigEntry>* out) {
-  if (depth > kMaxDepth) return;
+struct WalkBudget {
+  size_t nodes_left = kMaxNodes;
+};
+
+// False when the budget is spent.
+bool Walk(const YAML::Node& node, const std::string& prefix, std::string_view text, int depth,
+          WalkBudget* budget, std::vector<ConfigEntry>* out) {
+  if (depth > kMaxDepth) return true;
+  if (budget->nodes_left == 0) return false;
+  --budget->nodes_left;
   if (node.IsMap()) {
     for (const auto& item : node) {
       std::string key = item.first.IsScalar() ? item.first.Scalar() : "?";
-      Walk(item.second, prefix.empty() ? key : prefix + "." + key, text, depth + 1, out);
+      if (!Walk(item.second, prefix.empty() ? key : prefix + "." + key, text, depth + 1, budget,
+                out))
+        return false;
     }
-    return;
+    return true;
   }
   if (node.IsSequence()) {
     // Lists are kept as one comma-joined value (lora_target: [q_proj, v_proj]).
     std::string joined;
-    for (const auto& element : node)
+    for (const auto& element : node) {
+      if (budget->nodes_left == 0) return false;
+      --budget->nodes_left;
       if (element.IsScalar()) joined += (joined.empty() ? "" : ",") + element.Scalar();
+    }
     ConfigEntry entry;
     entry.key = prefix;
     entry.value = joined;
     entry.offset = static_cast<size_t>(std::max(0, node.Mark().pos));
     out->push_back(entry);
-    return;
+    return true;
   }
   ConfigEntry entry;
   entry.key = prefix;
   if (node.IsNull()) {
     entry.is_null = true;
     out->push_back(entry);
-    return;
+    return true;
   }
-  if (!node.IsScalar()) return;
+  if (!node.IsScalar()) return true;
   entry.value = node.Scalar();
   int pos = node.Mark().pos;
   if (pos >= 0 && static_cast<size_t>(pos) < text.size()) {
@@ -53,6 +68,7 @@ void Walk(const YAML::Node& node, const std::string& prefix, std::string_view te
     entry.exact = text.substr(start, entry.length) == entry.value;
   }
   out->push_back(entry);
+  return true;
 }
 
 }  // namespace
@@ -61,7 +77,13 @@ bool ReadConfigEntries(std::string_view text, std::vector<ConfigEntry>* entries,
                        std::string* error) {
   try {
     YAML::Node root = YAML::Load(std::string(text));
-    Walk(root, "", text, 0, entries);
+    WalkBudget budget;
+    if (!Walk(root, "", text, 0, &budget, entries)) {
+      entries->clear();
+      *error =
+          fmt::format("it holds more than {} values (YAML aliases expanded); not read", kMaxNodes);
+      return false;
+    }
   } catch (const YAML::Exception& e) {
     *error = fmt::format("{} at line {}:{}", e.msg, e.mark.line + 1, e.mark.column + 1);
     return false;

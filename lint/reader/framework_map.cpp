@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
-#include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
 #include "lint/reader/map_condition.h"
+#include "lint/util/read_file.h"
 #include "lint/util/toml_strings.h"
 
 namespace gpulint {
@@ -46,8 +45,8 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   } else if (kind == "bool") {
     spec->kind = FlagSpec::Kind::kBool;
   } else if (kind != "value") {
-    *error = fmt::format("kind must be value, switch or bool, not '{}': {}", kind,
-                         Where(where, node));
+    *error =
+        fmt::format("kind must be value, switch or bool, not '{}': {}", kind, Where(where, node));
     return false;
   }
   if (const toml::node* value = table->get("value")) spec->value = AsText(*value);
@@ -60,8 +59,8 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   spec->scale = (*table)["scale"].value_or(1.0);
   *aliases = TomlStrings(table->get("aliases"));
   if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty()) {
-    *error = fmt::format("a flag needs `setting`, `config` or `further_model`: {}",
-                         Where(where, node));
+    *error =
+        fmt::format("a flag needs `setting`, `config` or `further_model`: {}", Where(where, node));
     return false;
   }
   return true;
@@ -127,6 +126,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->inherits = TomlStrings(header->get("inherits"));
   if (const toml::array* matches = root["match"].as_array()) {
     for (const toml::node& node : *matches) {
+      if (!node.is_table()) {
+        *error = fmt::format("each [[match]] is a table: {}", Where(where, node));
+        return false;
+      }
       const toml::table& m = *node.as_table();
       MatchSpec match;
       match.command = TomlStrings(m.get("command"));
@@ -139,6 +142,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   }
   if (const toml::array* workloads = root["workload"].as_array()) {
     for (const toml::node& node : *workloads) {
+      if (!node.is_table()) {
+        *error = fmt::format("each [[workload]] is a table: {}", Where(where, node));
+        return false;
+      }
       const toml::table& w = *node.as_table();
       WorkloadSpec workload;
       workload.role = w["role"].value_or(std::string());
@@ -151,9 +158,8 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       }
       map->workloads.push_back(std::move(workload));
     }
-    if (!map->workloads.empty() &&
-        std::none_of(map->workloads.begin(), map->workloads.end(),
-                     [](const WorkloadSpec& w) { return w.primary; }))
+    if (!map->workloads.empty() && std::none_of(map->workloads.begin(), map->workloads.end(),
+                                                [](const WorkloadSpec& w) { return w.primary; }))
       map->workloads[0].primary = true;
   }
   if (!ReadSpecTable(root, "flags", where, &map->flags, error) ||
@@ -174,8 +180,8 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.workloads = TomlStrings(table->get("workload"));
         spec.when = (*table)["when"].value_or(std::string());
         if (std::string why; !ValidCondition(spec.when, &why)) {
-          *error = fmt::format("default {}: condition '{}' {}: {}", spec.setting, spec.when, why,
-                               where);
+          *error =
+              fmt::format("default {}: condition '{}' {}: {}", spec.setting, spec.when, why, where);
           return false;
         }
         if (const toml::array* variants = (*table)["variants"].as_array()) {
@@ -227,8 +233,8 @@ namespace {
 // [role_words] or [[requires]] table (the files put those last; rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
-  for (const char* section : {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults",
-                              "\n[role_words]", "\n[[requires]]"})
+  for (const char* section :
+       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]", "\n[[requires]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
 }
@@ -287,7 +293,8 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
     for (const auto& [kwarg, spec] : parent->kwargs) heir->kwargs.emplace(kwarg, spec);
     for (const DefaultSpec& spec : parent->defaults) {
       bool shadowed = false;
-      for (const DefaultSpec& own : heir->defaults) shadowed = shadowed || own.setting == spec.setting;
+      for (const DefaultSpec& own : heir->defaults)
+        shadowed = shadowed || own.setting == spec.setting;
       if (!shadowed) heir->defaults.push_back(spec);
     }
     for (const RequirementSpec& spec : parent->requirements) {
@@ -304,8 +311,7 @@ void FrameworkMaps::ResolveInheritance() {
     if (heir.loaded) MergeParents(&heir);
 }
 
-bool FrameworkMaps::AddText(const std::string& text, const std::string& where,
-                            std::string* error) {
+bool FrameworkMaps::AddText(const std::string& text, const std::string& where, std::string* error) {
   FrameworkMap map;
   if (!ParseFrameworkMap(text, where, &map, error)) return false;
   // A project map with the name of a built-in one replaces it.
@@ -320,14 +326,12 @@ bool FrameworkMaps::AddText(const std::string& text, const std::string& where,
 }
 
 bool FrameworkMaps::AddFile(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = fmt::format("cannot read flag map: {}", path);
+  std::string text;
+  if (ReadStatus status = ReadRegularFile(path, &text); status != ReadStatus::kOk) {
+    *error = fmt::format("flag map {} {}", path, ReadStatusText(status));
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!AddText(text.str(), path, error)) return false;
+  if (!AddText(text, path, error)) return false;
   ResolveInheritance();
   return true;
 }

@@ -1,9 +1,6 @@
 #include "lint/reader/script_reader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -20,6 +17,7 @@
 #include "lint/reader/python_reader.h"
 #include "lint/reader/setting_builder.h"
 #include "lint/reader/shell_evaluator.h"
+#include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -100,33 +98,8 @@ void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
 }
 
 std::function<bool(const std::string&, std::string*)> FileSystemReader() {
-  // open, fstat, one read, close: a lint of a large tree reads tens of thousands of small
-  // files, and system calls are a good part of its time. O_NONBLOCK: opening a FIFO must not
-  // wait for a writer (it is then refused as not a regular file).
   return [](const std::string& path, std::string* text) {
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return false;
-    struct stat info;
-    bool ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
-    std::string content;
-    // One byte more than the size: a short read then says the end is reached (regular files
-    // read short only at their end); a file that grew meanwhile takes further reads.
-    content.resize(ok ? static_cast<size_t>(info.st_size) + 1 : 0);
-    size_t used = 0;
-    while (ok) {
-      if (used == content.size()) content.resize(content.size() * 2);
-      ssize_t got = read(fd, content.data() + used, content.size() - used);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) ok = false;
-      if (got <= 0) break;
-      used += static_cast<size_t>(got);
-      if (used < content.size()) break;
-    }
-    close(fd);
-    if (!ok) return false;
-    content.resize(used);
-    *text = std::move(content);
-    return true;
+    return ReadRegularFile(path, text) == ReadStatus::kOk;
   };
 }
 

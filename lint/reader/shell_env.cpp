@@ -1,5 +1,7 @@
 #include "lint/reader/shell_env.h"
 
+#include <atomic>
+
 namespace gpulint {
 namespace {
 
@@ -29,12 +31,36 @@ const Variable* ShellEnv::Get(const std::string& name) const {
   return it == vars_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+// Versions come from one counter for all environments, so that two environments with the same
+// version hold the same variables (a copy keeps its version; any change takes a new one).
+uint64_t NextVersion() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
+}  // namespace
+
 Variable* ShellEnv::GetMutable(const std::string& name) {
   auto it = vars_.find(name);
-  return it == vars_.end() ? nullptr : &it->second;
+  if (it == vars_.end()) return nullptr;
+  version_ = NextVersion();
+  return &it->second;
+}
+
+std::map<std::string, Variable>& ShellEnv::mutable_vars() {
+  version_ = NextVersion();
+  return vars_;
+}
+
+void ShellEnv::Unset(const std::string& name) {
+  version_ = NextVersion();
+  vars_.erase(name);
 }
 
 void ShellEnv::SetScalar(const std::string& name, Text value) {
+  version_ = NextVersion();
   Variable& var = vars_[name];
   var.is_array = false;
   var.scalar = std::move(value);
@@ -44,6 +70,7 @@ void ShellEnv::SetScalar(const std::string& name, Text value) {
 }
 
 void ShellEnv::SetArray(const std::string& name, std::vector<Text> elements) {
+  version_ = NextVersion();
   Variable& var = vars_[name];
   var.is_array = true;
   var.elements = std::move(elements);
@@ -52,6 +79,8 @@ void ShellEnv::SetArray(const std::string& name, std::vector<Text> elements) {
   var.ambiguity.clear();
 }
 
-void ShellEnv::Export(const std::string& name) { vars_[name].exported = true; }
-
+void ShellEnv::Export(const std::string& name) {
+  version_ = NextVersion();
+  vars_[name].exported = true;
+}
 }  // namespace gpulint

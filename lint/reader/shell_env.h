@@ -2,6 +2,7 @@
 // marked ambiguous when branches that gpulint cannot decide set them differently.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,13 +31,19 @@ class ShellEnv {
   Variable* GetMutable(const std::string& name);
   void SetScalar(const std::string& name, Text value);
   void SetArray(const std::string& name, std::vector<Text> elements);
-  void Unset(const std::string& name) { vars_.erase(name); }
+  void Unset(const std::string& name);
   void Export(const std::string& name);
   const std::map<std::string, Variable>& vars() const { return vars_; }
-  std::map<std::string, Variable>& mutable_vars() { return vars_; }
+  std::map<std::string, Variable>& mutable_vars();
+  /// Changes whenever a variable may have changed, so that what was derived from the
+  /// variables (the environment every command sees) is shared until then, not copied per
+  /// command: a script that doubles an exported variable and starts a thousand commands would
+  /// otherwise hold a thousand copies.
+  uint64_t version() const { return version_; }
 
  private:
   std::map<std::string, Variable> vars_;
+  uint64_t version_ = 0;
 };
 
 }  // namespace gpulint

@@ -27,6 +27,9 @@ constexpr size_t kMaxTrackedBackground = 256;
 // A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
 constexpr size_t kMaxValueBytes = 1 << 20;
 constexpr size_t kMaxValuePieces = 4096;
+// Scripts that run or source other scripts: each run reads and evaluates a file again, and
+// scripts that run each other twice per level would run 2^depth files.
+constexpr int kMaxFilesRun = 256;
 
 Text Capped(Text text, int file, size_t offset) {
   size_t bytes = 0;
@@ -717,6 +720,12 @@ class Evaluator {
       if (argv.size() >= 2 && argv[1].Known()) {
         std::string target = argv[1].Str();
         cwd_ = StartsWith(target, "/") ? target : JoinNormal(cwd_, target);
+        // Longer than a path can be (PATH_MAX): not a real folder, and every further `cd ..`
+        // would copy it again (80,000 of them made reading quadratic).
+        if (cwd_.size() > 4096) {
+          cwd_.clear();
+          cwd_known_ = false;
+        }
       } else {
         cwd_known_ = false;
       }
@@ -750,17 +759,7 @@ class Evaluator {
     CommandRecord record;
     record.argv = std::move(argv);
     record.env_prefix = std::move(prefix);
-    for (const auto& [var_name, var] : env_.vars())
-      if (var.exported) record.exported[var_name] = MarkAmbiguous(var.Value(), var);
-    for (const auto& [var_name, value] : options_.env)
-      if (!record.exported.count(var_name) && !env_.Get(var_name)) {
-        TextPiece piece;
-        piece.text = value;
-        piece.variable = var_name;
-        Text text;
-        text.AppendPiece(piece);
-        record.exported[var_name] = text;
-      }
+    record.exported = ExportedEnvironment();
     record.redirects = ExpandRedirects(node, file);
     record.file = file;
     record.offset = node.offset;
@@ -893,9 +892,20 @@ class Evaluator {
     return false;
   }
 
+  // Counts one more script run or sourced; false past kMaxFilesRun (noted once).
+  bool FileRunAllowed(int file, size_t offset) {
+    if (++files_run_ <= kMaxFilesRun) return true;
+    if (files_run_ == kMaxFilesRun + 1)
+      Note(file, offset,
+           fmt::format("more than {} scripts run or sourced; the rest are not read", kMaxFilesRun),
+           ReaderNote::Level::kWarning);
+    return false;
+  }
+
   void Source(const Text& path, int file, size_t offset, bool background) {
     std::string resolved, text;
     bool by_tail = false;
+    if (!FileRunAllowed(file, offset)) return;
     if (!ReadNamedFile(path, &resolved, &text, &by_tail)) {
       Note(file, offset,
            path.Known() ? fmt::format("sourced file '{}' was not found; its settings are unknown",
@@ -918,12 +928,34 @@ class Evaluator {
     RunFile(sourced, background, /*shared=*/true);
   }
 
+  // The variables a program started now sees, shared with every other command that sees the
+  // same ones (the environment changes rarely; commands are many).
+  std::shared_ptr<const std::map<std::string, Text>> ExportedEnvironment() {
+    if (exported_cache_ && exported_version_ == env_.version()) return exported_cache_;
+    auto exported = std::make_shared<std::map<std::string, Text>>();
+    for (const auto& [var_name, var] : env_.vars())
+      if (var.exported) (*exported)[var_name] = MarkAmbiguous(var.Value(), var);
+    for (const auto& [var_name, value] : options_.env)
+      if (!exported->count(var_name) && !env_.Get(var_name)) {
+        TextPiece piece;
+        piece.text = value;
+        piece.variable = var_name;
+        Text text;
+        text.AppendPiece(piece);
+        (*exported)[var_name] = text;
+      }
+    exported_cache_ = std::move(exported);
+    exported_version_ = env_.version();
+    return exported_cache_;
+  }
+
   bool RunChildScript(const Text& path, std::vector<Text> args,
                       const std::vector<std::pair<std::string, Text>>& prefix, int file,
                       size_t offset, const Context& context) {
     std::string resolved, text;
     bool by_tail = false;
-    if (!path.Known() || !ReadNamedFile(path, &resolved, &text, &by_tail)) return false;
+    if (!path.Known() || !FileRunAllowed(file, offset)) return false;
+    if (!ReadNamedFile(path, &resolved, &text, &by_tail)) return false;
     if (files_being_read_.count(resolved)) return true;
     files_being_read_.insert(resolved);
     // A child bash sees exported variables and the prefix assignments only.
@@ -939,8 +971,6 @@ class Evaluator {
     frames_.push_back({std::move(args), true});
     std::string saved_cwd = cwd_;
     int child_file = sources_.Add(resolved, std::move(text));
-    (void)offset;
-    (void)file;
     RunFile(child_file, context.background, /*shared=*/true);
     frames_.pop_back();
     env_ = std::move(saved);
@@ -966,6 +996,9 @@ class Evaluator {
   int loop_depth_ = 0;
   int evaluated_commands_ = 0;
   bool background_capped_ = false;
+  int files_run_ = 0;
+  std::shared_ptr<const std::map<std::string, Text>> exported_cache_;
+  uint64_t exported_version_ = 0;
 };
 
 }  // namespace
@@ -973,8 +1006,9 @@ class Evaluator {
 const Text* CommandRecord::Env(const std::string& name) const {
   for (auto it = env_prefix.rbegin(); it != env_prefix.rend(); ++it)
     if (it->first == name) return &it->second;
-  auto it = exported.find(name);
-  return it == exported.end() ? nullptr : &it->second;
+  if (!exported) return nullptr;
+  auto it = exported->find(name);
+  return it == exported->end() ? nullptr : &it->second;
 }
 
 ShellProgram EvaluateShell(SourceMap& sources, int file, const EvaluatorOptions& options) {

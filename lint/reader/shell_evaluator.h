@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct RedirectRecord {
 struct CommandRecord {
   std::vector<Text> argv;
   std::vector<std::pair<std::string, Text>> env_prefix;  ///< X=1 cmd
-  std::map<std::string, Text> exported;  ///< exported variables visible to the program
+  /// Exported variables visible to the program; shared by the commands that see the same.
+  std::shared_ptr<const std::map<std::string, Text>> exported;
   std::vector<RedirectRecord> redirects;
   int file = 0;                 ///< SourceMap index
   size_t offset = 0;            ///< where the command starts

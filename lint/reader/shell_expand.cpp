@@ -1,7 +1,9 @@
 #include "lint/reader/shell_expand.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 #include "lint/util/strings.h"
 
@@ -109,7 +111,11 @@ class Arithmetic {
       char op = text_[pos_++];
       auto right = Product();
       if (!right) return std::nullopt;
-      left = op == '+' ? *left + *right : *left - *right;
+      long long result = 0;
+      if (op == '+' ? __builtin_add_overflow(*left, *right, &result)
+                    : __builtin_sub_overflow(*left, *right, &result))
+        return std::nullopt;  // bash wraps; a launch value that overflows is not a value
+      left = result;
     }
     return left;
   }
@@ -123,7 +129,12 @@ class Arithmetic {
       auto right = Unary();
       if (!right) return std::nullopt;
       if ((op == '/' || op == '%') && *right == 0) return std::nullopt;
-      left = op == '*' ? *left * *right : op == '/' ? *left / *right : *left % *right;
+      // INT64_MIN / -1 traps (SIGFPE) and * may overflow: both are unknown, not a crash.
+      if (op != '*' && *right == -1 && *left == std::numeric_limits<long long>::min())
+        return std::nullopt;
+      long long product = 0;
+      if (op == '*' && __builtin_mul_overflow(*left, *right, &product)) return std::nullopt;
+      left = op == '*' ? product : op == '/' ? *left / *right : *left % *right;
     }
     return left;
   }
@@ -132,7 +143,8 @@ class Arithmetic {
     if (pos_ < text_.size() && text_[pos_] == '-') {
       ++pos_;
       auto value = Unary();
-      return value ? std::optional<long long>(-*value) : std::nullopt;
+      if (!value || *value == std::numeric_limits<long long>::min()) return std::nullopt;
+      return -*value;
     }
     if (pos_ < text_.size() && text_[pos_] == '+') ++pos_;
     return Primary();
@@ -154,7 +166,10 @@ class Arithmetic {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       size_t start = pos_;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-      return std::strtoll(text_.substr(start, pos_ - start).c_str(), nullptr, 10);
+      errno = 0;
+      long long number = std::strtoll(text_.substr(start, pos_ - start).c_str(), nullptr, 10);
+      if (errno == ERANGE) return std::nullopt;
+      return number;
     }
     if (c == '$') ++pos_;
     if (pos_ < text_.size() && text_[pos_] == '{') ++pos_;
@@ -180,6 +195,8 @@ class Arithmetic {
 std::optional<long long> AsInteger(const std::optional<std::string>& s) {
   double value = 0;
   if (!s || !ParseNumber(*s, &value)) return std::nullopt;
+  // Outside the range a long long holds, the conversion is undefined: such a test is unknown.
+  if (!(value >= -9.2e18 && value <= 9.2e18)) return std::nullopt;
   return static_cast<long long>(value);
 }
 

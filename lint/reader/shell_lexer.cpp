@@ -35,7 +35,10 @@ class Lexer {
       } else if (c == '\\' && Peek(1) == '\n') {
         pos_ += 2;
       } else if (c == '\n') {
-        Emit(Token::Kind::kNewline, "\n", pos_);
+        // Blank lines mean nothing to the grammar: one token for a run of them, so that 5 MB
+        // of newlines is one token, not five million.
+        if (out_.tokens.empty() || out_.tokens.back().kind != Token::Kind::kNewline)
+          Emit(Token::Kind::kNewline, "\n", pos_);
         ++pos_;
         ReadPendingHeredocs();
       } else if (c == '#') {

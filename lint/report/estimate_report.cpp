@@ -62,7 +62,8 @@ Json EstimateObject(const Workload& w, const WorkloadEstimate& e) {
 }  // namespace
 
 std::string EstimateJson(const Workload& workload, const WorkloadEstimate& estimate, int indent) {
-  return EstimateObject(workload, estimate).dump(indent);
+  return EstimateObject(workload, estimate)
+      .dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
@@ -81,7 +82,7 @@ std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
                        {"workloads", load.workloads}});
   }
   file["shared_gpus"] = devices;
-  return file.dump(indent);
+  return file.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string FileEstimateText(const FileAnalysis& analysis, bool color) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "lint/report/reporter.h"
+#include "lint/report/safe_text.h"
 
 namespace gpulint {
 namespace {
@@ -12,10 +13,14 @@ namespace {
 std::string EscapeData(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else
+      out += c;
   }
   return out;
 }
@@ -23,18 +28,24 @@ std::string EscapeData(const std::string& text) {
 std::string EscapeProperty(const std::string& text) {
   std::string out;
   for (char c : EscapeData(text)) {
-    if (c == ':') out += "%3A";
-    else if (c == ',') out += "%2C";
-    else out += c;
+    if (c == ':')
+      out += "%3A";
+    else if (c == ',')
+      out += "%2C";
+    else
+      out += c;
   }
   return out;
 }
 
 const char* Command(Severity severity) {
   switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "notice";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "notice";
   }
   return "notice";
 }
@@ -46,10 +57,10 @@ std::string RenderGithub(const ReportInput& input) {
   for (const ReportFile& file : input.files)
     for (const Finding& f : file.findings)
       out += fmt::format("::{} file={},line={},endLine={},col={},endColumn={},title={}::{}\n",
-                         Command(f.severity), EscapeProperty(f.span.path), f.span.line,
+                         Command(f.severity), EscapeProperty(Printable(f.span.path)), f.span.line,
                          f.span.line, f.span.col,
                          f.span.col + static_cast<int>(std::max<size_t>(f.span.length, 1)),
-                         EscapeProperty(f.rule + " " + f.name), EscapeData(f.message));
+                         EscapeProperty(f.rule + " " + f.name), EscapeData(Printable(f.message)));
   return out;
 }
 

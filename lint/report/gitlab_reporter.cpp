@@ -24,7 +24,7 @@ std::string RenderGitlab(const ReportInput& input) {
                         {"severity", severity},
                         {"location", {{"path", f.span.path}, {"lines", {{"begin", f.span.line}}}}}});
     }
-  return issues.dump(2) + "\n";
+  return issues.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace gpulint

@@ -55,13 +55,15 @@ std::string RenderJson(const ReportInput& input) {
   out["summary"] = {{"error", input.Count(Severity::kError)},
                     {"warning", input.Count(Severity::kWarning)},
                     {"info", input.Count(Severity::kInfo)}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string RenderJsonLines(const ReportInput& input) {
   std::string out;
   for (const ReportFile& file : input.files)
-    for (const Finding& finding : file.findings) out += FindingJson(finding).dump() + "\n";
+    for (const Finding& finding : file.findings)
+      out += FindingJson(finding).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+             "\n";
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "lint/report/estimate_report.h"
 #include "lint/report/reporter.h"
+#include "lint/report/safe_text.h"
 
 namespace gpulint {
 namespace {
@@ -23,7 +24,7 @@ const char* Badge(Severity severity) {
 // One line of Markdown: no line breaks, no accidental HTML tags.
 std::string Inline(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : Printable(text)) {
     if (c == '\n' || c == '\r') out += ' ';
     else if (c == '<') out += "&lt;";
     else out += c;
@@ -78,7 +79,7 @@ std::string RenderMarkdown(const ReportInput& input) {
   if (!rows.empty()) out += VerdictTableHeader() + rows + "\n";
   for (const ReportFile& file : input.files) {
     if (file.findings.empty()) continue;
-    out += fmt::format("#### `{}`\n\n", file.path);
+    out += fmt::format("#### `{}`\n\n", Inline(file.path));
     for (const Finding& f : file.findings) {
       out += fmt::format("- {} [{} {}]({}) line {}: {}\n", Badge(f.severity), f.rule, f.name,
                          f.url, f.span.line, Inline(f.message));

@@ -46,13 +46,14 @@ std::string RenderRdjson(const ReportInput& input) {
     for (const Finding& f : file.findings) diagnostics.push_back(Diagnostic(f));
   Json out = {{"source", {{"name", "gpulint"}, {"url", "https://github.com/gpulint/gpulint"}}},
               {"diagnostics", diagnostics}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string RenderRdjsonLines(const ReportInput& input) {
   std::string out;
   for (const ReportFile& file : input.files)
-    for (const Finding& f : file.findings) out += Diagnostic(f).dump() + "\n";
+    for (const Finding& f : file.findings)
+      out += Diagnostic(f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

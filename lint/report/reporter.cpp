@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "lint/core/fingerprint.h"
+#include "lint/report/safe_text.h"
 
 namespace gpulint {
 
@@ -37,18 +38,32 @@ std::vector<std::string> Fingerprints(const ReportInput& input) {
 
 std::string XmlEscape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : ValidUtf8(text)) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += "&#10;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') out += "?";
-        else out += c;
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F)
+          out += "?";
+        else
+          out += c;
     }
   }
   return out;
@@ -73,8 +88,7 @@ std::string LineOfText(const std::string& text, int line) {
 
 }  // namespace
 
-std::string ReportInput::LineText(const ReportFile& file, const std::string& path,
-                                  int line) const {
+std::string ReportInput::LineText(const ReportFile& file, const std::string& path, int line) const {
   if (file.sources)
     if (int own = file.sources->Find(path); own >= 0)
       return LineOfText(file.sources->text(own), line);
@@ -117,8 +131,8 @@ const std::vector<ReporterEntry>& Reporters() {
       {"rdjson", RenderRdjson, "reviewdog diagnostic format"},
       {"rdjsonl", RenderRdjsonLines, "reviewdog diagnostics, one per line"},
       {"gitlab", RenderGitlab, "GitLab Code Quality report"},
-      {"markdown", RenderMarkdown, "a pull-request comment: verdicts, findings, breakdowns",
-       false, true},
+      {"markdown", RenderMarkdown, "a pull-request comment: verdicts, findings, breakdowns", false,
+       true},
       {"checkstyle", RenderCheckstyle, "Checkstyle XML"},
       {"junit", RenderJunit, "JUnit XML"},
   };

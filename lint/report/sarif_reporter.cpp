@@ -128,7 +128,7 @@ std::string RenderSarif(const ReportInput& input) {
   Json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};
-  return log.dump(2) + "\n";
+  return log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace gpulint

@@ -3,15 +3,19 @@
 #include <fmt/format.h>
 
 #include "lint/report/reporter.h"
+#include "lint/report/safe_text.h"
 
 namespace gpulint {
 namespace {
 
 const char* SeverityColor(Severity severity) {
   switch (severity) {
-    case Severity::kError: return "\x1b[1;31m";
-    case Severity::kWarning: return "\x1b[1;33m";
-    case Severity::kInfo: return "\x1b[1;36m";
+    case Severity::kError:
+      return "\x1b[1;31m";
+    case Severity::kWarning:
+      return "\x1b[1;33m";
+    case Severity::kInfo:
+      return "\x1b[1;36m";
   }
   return "";
 }
@@ -19,8 +23,8 @@ const char* SeverityColor(Severity severity) {
 std::string Header(const Finding& f, bool color) {
   std::string severity = SeverityName(f.severity);
   if (color) severity = std::string(SeverityColor(f.severity)) + severity + "\x1b[0m";
-  return fmt::format("{}:{}:{}: {}[{} {}] {}", f.span.path, f.span.line, f.span.col, severity,
-                     f.rule, f.name, f.message);
+  return fmt::format("{}:{}:{}: {}[{} {}] {}", Printable(f.span.path), f.span.line, f.span.col,
+                     severity, f.rule, f.name, Printable(f.message));
 }
 
 std::string Summary(const ReportInput& input) {
@@ -31,8 +35,7 @@ std::string Summary(const ReportInput& input) {
                        input.files.size() == 1 ? "" : "s");
   return fmt::format("Found {} error{}, {} warning{} and {} info{} in {} file{}.\n", errors,
                      errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", infos,
-                     infos == 1 ? "" : "s", input.files.size(),
-                     input.files.size() == 1 ? "" : "s");
+                     infos == 1 ? "" : "s", input.files.size(), input.files.size() == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -43,15 +46,29 @@ std::string RenderTextFile(const ReportInput& input, const ReportFile& file) {
     out += Header(f, input.color) + "\n";
     std::string line = input.LineText(file, f.span.path, f.span.line);
     if (!line.empty()) {
-      out += fmt::format("  {}\n", line);
       size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
-      std::string pad;
-      for (size_t i = 0; i < col && i < line.size(); ++i) pad += line[i] == '\t' ? '\t' : ' ';
-      size_t width = std::max<size_t>(1, std::min(f.span.length, line.size() > col ? line.size() - col : 1));
+      // A window of the line around the finding: a minified 400 KB line is not shown whole.
+      constexpr size_t kBefore = 60, kWidth = 200;
+      std::string lead;
+      if (line.size() > kWidth && col > kBefore) {
+        size_t start = std::min(col - kBefore, line.size() - 1);
+        line = line.substr(start);
+        col -= start;
+        lead = "...";
+      }
+      std::string tail = line.size() > kWidth ? "..." : "";
+      if (line.size() > kWidth) line.resize(kWidth);
+      // Control characters are shown as \xNN, so the caret is placed by the printed prefix.
+      std::string prefix = Printable(line.substr(0, std::min(col, line.size())));
+      out += fmt::format("  {}{}{}\n", lead, Printable(line), tail);
+      std::string pad(lead.size(), ' ');
+      for (char c : prefix) pad += c == '\t' ? '\t' : ' ';
+      size_t end = std::min(line.size(), col + f.span.length);
+      size_t width = end > col ? Printable(line.substr(col, end - col)).size() : 1;
       out += fmt::format("  {}{}\n", pad, std::string(width, '^'));
     }
     for (const Fix& fix : f.fixes)
-      out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", fix.description);
+      out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", Printable(fix.description));
   }
   return out;
 }
@@ -62,7 +79,9 @@ std::string RenderConciseFile(const ReportInput& input, const ReportFile& file) 
   return out;
 }
 
-std::string RenderTextSummary(const ReportInput& input) { return Summary(input); }
+std::string RenderTextSummary(const ReportInput& input) {
+  return Summary(input);
+}
 
 std::string RenderText(const ReportInput& input) {
   std::string out;

@@ -394,6 +394,14 @@ std::unique_ptr<Expr> ParseExpression(const std::string& text, std::string* erro
   *column = 0;
   std::vector<Token> tokens;
   if (!Tokenize(text, &tokens, error, column)) return nullptr;
+  // Each binary operator nests the tree one level deeper, and type checks, evaluation and the
+  // tree's destructor recurse over it: a 50,000-term sum would exhaust the stack. Real rules
+  // use a few dozen tokens.
+  constexpr size_t kMaxTokens = 1024;
+  if (tokens.size() > kMaxTokens) {
+    *error = fmt::format("the expression has more than {} tokens", kMaxTokens);
+    return nullptr;
+  }
   std::unique_ptr<Expr> expr = Parser(std::move(tokens), error, column).Run();
   if (expr) ResolveOps(*expr);
   return expr;

@@ -94,6 +94,7 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
   settings.severity = config->severity;
   settings.headroom = choices_.headroom.value_or(config->headroom.value_or(0.10));
   settings.inline_suppress = !choices_.no_inline_suppress;
+  if (!CheckRuleChoices(rules_, settings, error)) return false;
   FixProvider fixes = choices_.fixes ? choices_.fixes(workspace, settings) : nullptr;
   out->findings = LintFile(*out->analysis, rules_, settings, fixes);
   if (!choices_.keep_analysis) {

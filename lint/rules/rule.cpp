@@ -6,6 +6,7 @@
 #include <cmath>
 #include <toml++/toml.h>
 
+#include "lint/core/setting_types.h"
 #include "lint/util/strings.h"
 #include "lint/util/toml_strings.h"
 
@@ -51,6 +52,14 @@ bool ParseMessage(const std::string& text, const ExprSchema& schema, std::vector
         inside.find_first_of("\"'", colon) == std::string::npos) {
       format = inside.substr(colon + 1);
       inside = inside.substr(0, colon);
+      // A number format as fmt reads it, with a width and precision of two digits at most: a
+      // width of 2^31 would make every message gigabytes long.
+      static const re2::RE2 kNumberFormat("[<>^]?[-+ ]?#?0?[0-9]{0,2}(\\.[0-9]{1,2})?[eEfFgG%]?");
+      if (!re2::RE2::FullMatch(format, kNumberFormat)) {
+        *error = fmt::format("'{{:{}}}' is not a number format with a width of at most 99", format);
+        *column = i + 1 + colon;
+        return false;
+      }
     }
     if (!literal.empty()) {
       parts->push_back({literal, nullptr, ""});
@@ -103,6 +112,43 @@ std::string FormatValue(const ExprValue& value, const std::string& format) {
 
 namespace {
 
+// A value a rule's fix writes into scripts: of the setting's type, and for text, a plain word
+// (a pack from a stranger's pull request must not write "fp8 $(touch /tmp/P)" into a script).
+bool FixValueText(const std::string& setting, const toml::node& value, std::string* text,
+                  std::string* why) {
+  auto info = SettingTypes().find(setting);
+  if (info == SettingTypes().end()) {
+    *why = "unknown setting";
+    return false;
+  }
+  switch (info->second.type) {
+    case SettingType::kBool:
+      if (!value.is_boolean()) break;
+      *text = *value.value<bool>() ? "true" : "false";
+      return true;
+    case SettingType::kInt:
+      if (!value.is_integer()) break;
+      *text = std::to_string(*value.value<int64_t>());
+      return true;
+    case SettingType::kNumber:
+      if (!value.is_integer() && !value.is_floating_point()) break;
+      *text = value.is_integer() ? std::to_string(*value.value<int64_t>())
+                                 : fmt::format("{}", *value.value<double>());
+      return true;
+    case SettingType::kString: {
+      static const re2::RE2 kPlainWord("[A-Za-z0-9_.:/+@-]{1,200}");
+      if (!value.is_string()) break;
+      *text = *value.value<std::string>();
+      if (re2::RE2::FullMatch(*text, kPlainWord)) return true;
+      *why = "a text value is one plain word (letters, digits and _ . : / + @ -)";
+      return false;
+    }
+    case SettingType::kList: break;
+  }
+  *why = "not a value of the setting's type (rules/settings.toml)";
+  return false;
+}
+
 std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string& path,
                                     const ExprSchema& schema, bool with_docs,
                                     std::string* error) {
@@ -130,8 +176,8 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
     return fail("'severity' must be error, warning or info", table.get("severity"));
   r.scope = table["scope"].value_or(std::string("workload"));
   if (r.scope != "workload" && r.scope != "file" && r.scope != "device" &&
-      r.scope != "unresolved" && r.scope != "builtin")
-    return fail("'scope' must be workload, file, device, unresolved or builtin",
+      r.scope != "unresolved" && r.scope != "invalid" && r.scope != "builtin")
+    return fail("'scope' must be workload, file, device, unresolved, invalid or builtin",
                 table.get("scope"));
   if (const toml::table* applies = table["applies_to"].as_table()) {
     r.roles = TomlStrings(applies->get("roles"));
@@ -171,11 +217,9 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
                   fix->get("objective"));
     if (const toml::table* set = (*fix)["set"].as_table())
       for (const auto& [key, value] : *set) {
-        std::string text_value;
-        if (value.is_string()) text_value = *value.value<std::string>();
-        else if (value.is_boolean()) text_value = *value.value<bool>() ? "true" : "false";
-        else if (value.is_integer()) text_value = std::to_string(*value.value<int64_t>());
-        else if (value.is_floating_point()) text_value = fmt::format("{}", *value.value<double>());
+        std::string text_value, why;
+        if (!FixValueText(std::string(key.str()), value, &text_value, &why))
+          return fail(fmt::format("fix.set.{}: {}", key.str(), why), &value);
         r.fix_set[std::string(key.str())] = text_value;
       }
     std::string safety = (*fix)["safety"].value_or(std::string("safe"));

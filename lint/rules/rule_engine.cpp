@@ -126,6 +126,40 @@ std::vector<Suppression> ParseSuppressions(const FileAnalysis& analysis) {
 
 }  // namespace
 
+bool CheckRuleChoices(const RuleSet& rules, const LintSettings& settings, std::string* error) {
+  auto known = [&](const std::string& pattern) {
+    for (const auto& rule : rules.rules())
+      if (MatchesPrefix(*rule, {pattern})) return true;
+    return false;
+  };
+  // A typo (GL1O1) that matches no rule would silently turn every rule off under --select, or
+  // ignore nothing: both are refused, as ruff refuses an unknown code.
+  for (const auto* list : {&settings.select, &settings.ignore}) {
+    for (const std::string& pattern : *list) {
+      if (known(pattern)) continue;
+      *error = fmt::format("'{}' is no rule's id, id prefix or name: --{} / gpulint.toml {}",
+                           pattern, list == &settings.select ? "select" : "ignore",
+                           list == &settings.select ? "select" : "ignore");
+      return false;
+    }
+  }
+  for (const auto& [id, severity] : settings.severity) {
+    Severity parsed;
+    if (!rules.Find(id)) {
+      *error = fmt::format("[severity] {}: no rule has this id or name: gpulint.toml", id);
+      return false;
+    }
+    if (!ParseSeverity(severity, &parsed)) {
+      *error = fmt::format(
+          "[severity] {} = \"{}\": a severity is error, warning or info: "
+          "gpulint.toml",
+          id, severity);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool IsSelected(const Rule& rule, const LintSettings& settings) {
   if (!settings.select.empty() && !MatchesPrefix(rule, settings.select)) return false;
   return !MatchesPrefix(rule, settings.ignore);
@@ -200,6 +234,12 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         MemoLookup lookup(UnresolvedLookup(unresolved));
         if (!Holds(rule, lookup) || !unresolved.span.valid()) continue;
         add(MakeFinding(rule, lookup, unresolved.span));
+      }
+    } else if (scope == "invalid") {
+      for (const InvalidValue& invalid : config.invalid) {
+        MemoLookup lookup(InvalidLookup(invalid));
+        if (!Holds(rule, lookup) || !invalid.span.valid()) continue;
+        add(MakeFinding(rule, lookup, invalid.span));
       }
     }
   }

@@ -31,6 +31,10 @@ using FixProvider = std::function<std::optional<Fix>(const FileAnalysis& analysi
 /// True when `rule` is selected by `settings` (select/ignore by id prefix or name).
 bool IsSelected(const Rule& rule, const LintSettings& settings);
 
+/// False with `error` when --select, --ignore or [severity] names no rule, or [severity] gives
+/// a level that is not error, warning or info.
+bool CheckRuleChoices(const RuleSet& rules, const LintSettings& settings, std::string* error);
+
 std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules,
                               const LintSettings& settings, const FixProvider& fixes = nullptr);
 

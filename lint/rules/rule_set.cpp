@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "lint/data/embedded_data.h"
 #include "lint/rules/rule_variables.h"
+#include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -36,14 +34,12 @@ bool RuleSet::AddText(const std::string& text, const std::string& path, std::str
 }
 
 bool RuleSet::AddFile(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = fmt::format("cannot read rule pack: {}", path);
+  std::string text;
+  if (ReadStatus status = ReadRegularFile(path, &text); status != ReadStatus::kOk) {
+    *error = fmt::format("rule pack {} {}", path, ReadStatusText(status));
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return AddText(text.str(), path, error);
+  return AddText(text, path, error);
 }
 
 const Rule* RuleSet::Find(const std::string& id_or_name) const {

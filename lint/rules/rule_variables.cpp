@@ -112,6 +112,7 @@ const ExprSchema& RuleSchema() {
       s[n] = ExprType::kNumber;
     s["device.names"] = s["device.ids"] = s["device.label"] = ExprType::kString;
     s["unresolved.name"] = s["unresolved.reason"] = ExprType::kString;
+    s["invalid.name"] = s["invalid.value"] = s["invalid.reason"] = ExprType::kString;
     s["suppression.id"] = ExprType::kString;
     return s;
   }();
@@ -413,6 +414,15 @@ ExprLookup UnresolvedLookup(const Unresolved& unresolved) {
   return [&unresolved](const std::string& name) -> ExprValue {
     if (name == "unresolved.name") return ExprValue::String(unresolved.name);
     if (name == "unresolved.reason") return ExprValue::String(unresolved.reason);
+    return ExprValue::Missing();
+  };
+}
+
+ExprLookup InvalidLookup(const InvalidValue& invalid) {
+  return [&invalid](const std::string& name) -> ExprValue {
+    if (name == "invalid.name") return ExprValue::String(invalid.name);
+    if (name == "invalid.value") return ExprValue::String(invalid.value);
+    if (name == "invalid.reason") return ExprValue::String(invalid.reason);
     return ExprValue::Missing();
   };
 }

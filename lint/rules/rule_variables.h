@@ -27,5 +27,6 @@ ExprLookup FileLookup(const FileAnalysis& analysis, const FileFacts& facts, doub
 ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
                         const std::vector<int>& devices, double headroom);
 ExprLookup UnresolvedLookup(const Unresolved& unresolved);
+ExprLookup InvalidLookup(const InvalidValue& invalid);
 
 }  // namespace gpulint

@@ -1,18 +1,21 @@
 #include "lint/workspace/file_walker.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <condition_variable>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "lint/reader/shell_expand.h"
 #include "lint/util/paths.h"
+#include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -20,10 +23,17 @@ namespace fs = std::filesystem;
 namespace {
 
 bool HasShellShebang(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char head[64] = {};
-  in.read(head, sizeof head - 1);
-  std::string first(head, static_cast<size_t>(in.gcount()));
+  // The first bytes of a regular file only: a FIFO or device named like a script is not read.
+  std::string first;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat info;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    char head[64];
+    ssize_t got = read(fd, head, sizeof head);
+    if (got > 0) first.assign(head, static_cast<size_t>(got));
+  }
+  close(fd);
   if (!StartsWith(first, "#!")) return false;
   first = first.substr(0, first.find('\n'));
   return first.find("bash") != std::string::npos || first.find("/sh") != std::string::npos ||
@@ -41,7 +51,11 @@ bool IsScript(const std::string& path, std::string_view name) {
 // Patterns of a .gitignore (no negation; enough for build and data folders).
 std::vector<std::string> ReadGitignore(const fs::path& dir) {
   std::vector<std::string> patterns;
-  std::ifstream in(dir / ".gitignore");
+  std::string text;
+  // A .gitignore that is a link to /dev/zero or a FIFO, or megabytes long, is not read.
+  if (ReadRegularFile((dir / ".gitignore").string(), &text, size_t{1} << 20) != ReadStatus::kOk)
+    return patterns;
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     std::string_view trimmed = Trim(line);

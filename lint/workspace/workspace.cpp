@@ -9,6 +9,7 @@
 
 #include "estimator/units.h"
 #include "lint/util/background.h"
+#include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
 
@@ -85,8 +86,8 @@ std::string Workspace::DefaultGpu(const std::string& path, std::string* error) {
 
 bool ReadInput(LoadedFile* file, std::string* error) {
   if (file->read) return true;
-  if (!FileSystemReader()(file->path, &file->text)) {
-    *error = fmt::format("cannot read file: {}", file->path);
+  if (ReadStatus status = ReadRegularFile(file->path, &file->text); status != ReadStatus::kOk) {
+    *error = fmt::format("{} {}", file->path, ReadStatusText(status));
     return false;
   }
   file->read = true;
@@ -110,7 +111,10 @@ bool Workspace::ListInputs(std::vector<LoadedFile>* files, std::string* error) {
     if (path == "-") {
       LoadedFile file;
       file.path = options_.stdin_filename.empty() ? "<stdin>" : options_.stdin_filename;
-      file.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      if (ReadStatus status = ReadStdin(&file.text); status != ReadStatus::kOk) {
+        *error = fmt::format("standard input {}", ReadStatusText(status));
+        return false;
+      }
       file.from_stdin = true;
       files->push_back(std::move(file));
       continue;

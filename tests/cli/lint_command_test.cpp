@@ -116,6 +116,7 @@ TEST_CASE("gpulint.toml sets the GPU, severities, ignores and adds rule packs", 
             "when = \"workload.role == 'serve' and written(max_model_len)\"\n"
             "message = \"serve with a context: {max_model_len}\"\nat = [\"max_model_len\"]\n"
             "[doc]\nwhat = \"w\"\nwhy = \"y\"\nexample = \"e\"\ninstead = \"i\"\nfix = \"f\"\n");
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");  // the repository root: discovery stops here
   // No GPU directive: it comes from gpulint.toml.
   std::string text = kTwoErrors;
   text = text.substr(text.find('\n') + 1);
@@ -253,7 +254,7 @@ TEST_CASE("a named file that cannot be read is an input error, after the others 
   REQUIRE(mkfifo((dir.path() + "/jobs/pipe.sh").c_str(), 0600) == 0);  // reading it would block
   auto result = RunGpulint({"lint", "--isolated", "jobs/ok.sh", "jobs/pipe.sh"}, "", dir.path());
   CHECK(result.exit_code == 2);
-  CHECK(result.err == "gpulint: error: cannot read file: jobs/pipe.sh\n");
+  CHECK(result.err == "gpulint: error: jobs/pipe.sh is not a regular file\n");
   CHECK(result.out.empty());
 }
 

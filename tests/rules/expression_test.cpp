@@ -132,10 +132,17 @@ TEST_CASE("syntax errors say what and where", "[rules][expression]") {
 }
 
 TEST_CASE("deeply nested input is refused, not a stack overflow", "[rules][expression]") {
-  std::string deep(5000, '(');
+  std::string deep(400, '(');  // 801 tokens: under the token cap, past the depth cap
   deep += "1";
-  deep += std::string(5000, ')');
+  deep += std::string(400, ')');
   CHECK(ErrorOf(deep).first.find("nests too deeply") != std::string::npos);
+  // A flat chain nests the tree once per operator: refused by its length (tests/hostile has
+  // the 50,000-term reproducer).
+  std::string chain = "tp", short_chain = "tp";
+  for (int i = 0; i < 600; ++i) chain += " + tp";
+  for (int i = 0; i < 100; ++i) short_chain += " + tp";
+  CHECK(ErrorOf(chain + " > 1").first.find("more than 1024 tokens") != std::string::npos);
+  CHECK(ErrorOf(short_chain + " > 1").first.empty());
   std::string nots;
   for (int i = 0; i < 5000; ++i) nots += "not ";
   nots += "grad_ckpt";

@@ -8,13 +8,35 @@ namespace gpulint::testing {
 
 struct ProcessResult {
   int exit_code = -1;
-  std::string out;  ///< stdout
-  std::string err;  ///< stderr
+  std::string out;         ///< stdout
+  std::string err;         ///< stderr
+  bool timed_out = false;  ///< killed at ProcessLimits::timeout_s
+};
+
+/// Bounds for a program fed hostile input: a wall-clock limit after which it is killed, an
+/// address-space limit (RLIMIT_AS; sanitized binaries get ASan's malloc limit instead, since
+/// ASan reserves terabytes of address space for its shadow memory), and extra environment.
+struct ProcessLimits {
+  double timeout_s = 0;          ///< 0: none
+  size_t memory_bytes = 0;       ///< 0: none
+  bool sanitized = false;        ///< the program is built with ASan
+  std::vector<std::string> env;  ///< NAME=VALUE added to the environment
+  std::string stdin_path;        ///< a file to read stdin from ("": /dev/null)
 };
 
 /// Runs `program args...` with `stdin_text` on stdin, in `working_dir` when not empty.
 ProcessResult RunProcess(const std::string& program, const std::vector<std::string>& args,
                          const std::string& stdin_text = "", const std::string& working_dir = "");
+
+/// Runs `program args...` within `limits`, stdin from `limits.stdin_path` or /dev/null.
+ProcessResult RunProcessLimited(const std::string& program, const std::vector<std::string>& args,
+                                const ProcessLimits& limits, const std::string& working_dir = "");
+
+/// Whether the gpulint binary under test is built with the sanitizers.
+bool GpulintIsSanitized();
+
+/// Path of the gpulint binary built with the tests.
+std::string GpulintBinary();
 
 /// Runs the gpulint binary built with the tests.
 ProcessResult RunGpulint(const std::vector<std::string>& args, const std::string& stdin_text = "",

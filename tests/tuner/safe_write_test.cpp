@@ -3,8 +3,15 @@
 
 #include <catch2/catch.hpp>
 
-#include <filesystem>
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
 
 #include "tests/support/process.h"
 
@@ -17,7 +24,7 @@ TEST_CASE("a write replaces the text and keeps the mode", "[tuner][write]") {
   std::string path = dir.Write("run.sh", "old\n");
   REQUIRE(::chmod(path.c_str(), 0751) == 0);
   std::string error;
-  REQUIRE(WriteFileSafely(path, "old\n", "new\n", &error));
+  REQUIRE(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
   CHECK(ReadWholeFile(path) == "new\n");
   struct stat info {};
   REQUIRE(::stat(path.c_str(), &info) == 0);
@@ -30,7 +37,7 @@ TEST_CASE("a file that changed since it was read is not written", "[tuner][write
   TempDir dir;
   std::string path = dir.Write("run.sh", "edited by someone else\n");
   std::string error;
-  CHECK_FALSE(WriteFileSafely(path, "what gpulint read\n", "gpulint's fix\n", &error));
+  CHECK_FALSE(WriteFileSafely(path, "what gpulint read\n", "gpulint's fix\n", WritePolicy(), &error));
   CHECK(error.find("changed since gpulint read it") != std::string::npos);
   CHECK(ReadWholeFile(path) == "edited by someone else\n");
 }
@@ -41,7 +48,135 @@ TEST_CASE("writing through a symbolic link changes the file it points at", "[tun
   std::string link = dir.path() + "/link.sh";
   fs::create_symlink(target, link);
   std::string error;
-  REQUIRE(WriteFileSafely(link, "old\n", "new\n", &error));
+  REQUIRE(WriteFileSafely(link, "old\n", "new\n", WritePolicy(), &error));
   CHECK(fs::is_symlink(link));
   CHECK(ReadWholeFile(target) == "new\n");
+}
+
+TEST_CASE("a link that leaves the linted folders is not followed", "[tuner][write]") {
+  TempDir tree, outside;
+  std::string target = outside.Write("bashrc", "old\n");
+  std::string link = tree.path() + "/run.sh";
+  fs::create_symlink(target, link);
+  WritePolicy policy;
+  policy.roots = {tree.path()};
+  std::string error;
+  CHECK_FALSE(WriteFileSafely(link, "old\n", "new\n", policy, &error));
+  CHECK(error.find("outside the linted folders") != std::string::npos);
+  CHECK(ReadWholeFile(target) == "old\n");
+  policy.follow_symlinks = true;
+  REQUIRE(WriteFileSafely(link, "old\n", "new\n", policy, &error));
+  CHECK(ReadWholeFile(target) == "new\n");
+}
+
+TEST_CASE("a read-only file is not rewritten", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", "old\n");
+  REQUIRE(::chmod(path.c_str(), 0444) == 0);
+  std::string error;
+  CHECK_FALSE(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
+  CHECK(error.find("is read-only (mode 0444)") != std::string::npos);
+  CHECK(ReadWholeFile(path) == "old\n");
+}
+
+TEST_CASE("a file with several hard links is not split", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", "old\n");
+  REQUIRE(::link(path.c_str(), (dir.path() + "/other-name.sh").c_str()) == 0);
+  std::string error;
+  CHECK_FALSE(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
+  CHECK(error.find("has 2 hard links") != std::string::npos);
+  CHECK(ReadWholeFile(dir.path() + "/other-name.sh") == "old\n");
+}
+
+TEST_CASE("another user's file keeps its owner, or is refused", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", "old\n");
+  REQUIRE(::chmod(path.c_str(), 0666) == 0);
+  constexpr uid_t kNobody = 65534;
+  if (::chown(path.c_str(), kNobody, kNobody) != 0) {
+    SUCCEED("not root: cannot give a file to another user to test this");
+    return;
+  }
+  std::string error;
+  REQUIRE(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
+  struct stat info {};
+  REQUIRE(::stat(path.c_str(), &info) == 0);
+  CHECK(info.st_uid == kNobody);  // root hands the new file to the old owner
+  CHECK(info.st_gid == kNobody);
+}
+
+TEST_CASE("WriteFileAtomically replaces a report whole", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("baseline.json", "old baseline\n");
+  std::string error;
+  REQUIRE(WriteFileAtomically(path, "new baseline\n", &error));
+  CHECK(ReadWholeFile(path) == "new baseline\n");
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+  CHECK_FALSE(WriteFileAtomically(dir.path() + "/missing/report.txt", "x", &error));
+  // A full device: the write fails and says so.
+  CHECK_FALSE(WriteFileAtomically("/dev/full", "x", &error));
+}
+
+// Another process edits the file while gpulint writes it, at a random moment, by appending in
+// place or by replacing it (as editors save): its edit must survive every time, and an append
+// gpulint did not refuse must have gone into gpulint's text.
+TEST_CASE("a concurrent edit is never lost (1,000 trials)", "[tuner][write][stress]") {
+  TempDir dir;
+  const std::string path = dir.path() + "/run.sh";
+  std::mt19937 random(12345);
+  int refused = 0, written = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const std::string original = "vllm serve m --max-num-seqs 8\n";
+    {
+      std::ofstream(path, std::ios::trunc) << original;
+    }
+    const int delay_us = static_cast<int>(random() % 400);
+    const bool by_rename = trial % 2 == 1;
+    const std::string marker = fmt::format("# edit {}\n", trial);
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      ::usleep(static_cast<useconds_t>(delay_us));
+      if (by_rename) {
+        std::string other = path + ".editor";
+        int fd = ::open(other.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        std::string text;
+        int in = ::open(path.c_str(), O_RDONLY);
+        char buffer[4096];
+        ssize_t n = ::read(in, buffer, sizeof buffer);
+        if (n > 0) text.assign(buffer, static_cast<size_t>(n));
+        ::close(in);
+        text += marker;
+        if (::write(fd, text.data(), text.size()) < 0) ::_exit(2);
+        ::close(fd);
+        ::_exit(::rename(other.c_str(), path.c_str()) == 0 ? 0 : 1);
+      }
+      int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+      ssize_t n = ::write(fd, marker.data(), marker.size());
+      ::_exit(n == static_cast<ssize_t>(marker.size()) ? 0 : 1);
+    }
+    std::string error;
+    bool ok = WriteFileSafely(path, original, "vllm serve m --max-num-seqs 16\n", WritePolicy(),
+                              &error);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    std::string after = ReadWholeFile(path);
+    INFO("trial " << trial << (by_rename ? " (rename)" : " (append)") << ": " << after);
+    CHECK(after.find(marker) != std::string::npos);  // the other edit survived
+    if (ok) {
+      // An append then went into gpulint's file (a rename may have replaced it with the other
+      // writer's own copy: that is the other writer's choice, and its edit is kept).
+      if (!by_rename) CHECK(after.find("--max-num-seqs 16") != std::string::npos);
+      ++written;
+    } else {
+      CHECK(error.find("changed") != std::string::npos);
+      ++refused;
+    }
+  }
+  // Both outcomes occur: the trials do race.
+  CHECK(written > 0);
+  CHECK(refused > 0);
 }

@@ -1,0 +1,2 @@
+bash s1.sh
+bash s1.sh

@@ -1,0 +1,2 @@
+bash s2.sh
+bash s2.sh

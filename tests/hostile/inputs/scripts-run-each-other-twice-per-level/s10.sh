@@ -1,0 +1,2 @@
+bash s11.sh
+bash s11.sh

@@ -1,0 +1,2 @@
+bash s12.sh
+bash s12.sh

@@ -1,0 +1,2 @@
+bash s13.sh
+bash s13.sh

@@ -1,0 +1,2 @@
+bash s14.sh
+bash s14.sh

@@ -1,0 +1,2 @@
+bash s15.sh
+bash s15.sh

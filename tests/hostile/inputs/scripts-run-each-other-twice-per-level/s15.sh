@@ -1,0 +1,2 @@
+bash s16.sh
+bash s16.sh

@@ -1,0 +1,2 @@
+bash s17.sh
+bash s17.sh

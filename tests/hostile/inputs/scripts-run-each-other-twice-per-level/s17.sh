@@ -1,0 +1,2 @@
+bash s18.sh
+bash s18.sh

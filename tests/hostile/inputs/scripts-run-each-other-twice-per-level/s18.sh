@@ -1,0 +1,2 @@
+bash s19.sh
+bash s19.sh

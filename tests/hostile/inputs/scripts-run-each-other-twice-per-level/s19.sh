@@ -1,0 +1,2 @@
+bash s20.sh
+bash s20.sh

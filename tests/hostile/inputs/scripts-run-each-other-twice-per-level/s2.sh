@@ -1,0 +1,2 @@
+bash s3.sh
+bash s3.sh

@@ -1,0 +1,2 @@
+bash s21.sh
+bash s21.sh

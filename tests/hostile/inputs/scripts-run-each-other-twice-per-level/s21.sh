@@ -1,0 +1,2 @@
+bash s22.sh
+bash s22.sh

@@ -1,0 +1,2 @@
+bash s23.sh
+bash s23.sh

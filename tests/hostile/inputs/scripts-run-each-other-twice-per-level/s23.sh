@@ -1,0 +1,2 @@
+bash s24.sh
+bash s24.sh

@@ -1,0 +1,2 @@
+bash s4.sh
+bash s4.sh

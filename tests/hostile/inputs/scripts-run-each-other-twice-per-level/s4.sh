@@ -1,0 +1,2 @@
+bash s5.sh
+bash s5.sh

@@ -1,0 +1,2 @@
+bash s6.sh
+bash s6.sh

@@ -1,0 +1,2 @@
+bash s7.sh
+bash s7.sh

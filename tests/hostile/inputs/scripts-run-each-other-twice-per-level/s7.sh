@@ -1,0 +1,2 @@
+bash s8.sh
+bash s8.sh

@@ -1,0 +1,2 @@
+bash s9.sh
+bash s9.sh

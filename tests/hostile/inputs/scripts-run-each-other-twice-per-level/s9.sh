@@ -1,0 +1,2 @@
+bash s10.sh
+bash s10.sh
