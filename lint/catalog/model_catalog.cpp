@@ -12,6 +12,8 @@ namespace gpulint {
 struct ModelCatalog::Slot {
   std::string id;
   std::string lowered_id;
+  std::vector<std::string> aliases;          // as written
+  std::vector<std::string> lowered_aliases;
   std::string_view block;  // "[[model]]\n..." inside an embedded file
   std::string where;       // the embedded file's path
   mutable std::shared_ptr<const ModelEntry> parsed;
@@ -37,6 +39,18 @@ ModelCatalog::ModelCatalog() {
         slot->lowered_id = ToLower(slot->id);
         slot->block = block;
         slot->where = std::string(file.path);
+        // `aliases = ["A", "B"]` on one line, read here so that aliases resolve without
+        // parsing every table.
+        if (size_t at = block.find("\naliases = ["); at != std::string_view::npos) {
+          std::string_view line = block.substr(at + 12, block.find('\n', at + 1) - at - 12);
+          for (size_t open = line.find('"'); open != std::string_view::npos;) {
+            size_t close = line.find('"', open + 1);
+            if (close == std::string_view::npos) break;
+            slot->aliases.emplace_back(line.substr(open + 1, close - open - 1));
+            slot->lowered_aliases.push_back(ToLower(slot->aliases.back()));
+            open = line.find('"', close + 1);
+          }
+        }
         slots_.push_back(std::move(slot));
       }
       start = next == std::string_view::npos ? next : next + 1;
@@ -50,6 +64,8 @@ void ModelCatalog::Add(ModelEntry entry) {
   auto slot = std::make_unique<Slot>();
   slot->id = entry.hf_id;
   slot->lowered_id = ToLower(entry.hf_id);
+  slot->aliases = entry.aliases;
+  for (const std::string& alias : entry.aliases) slot->lowered_aliases.push_back(ToLower(alias));
   slot->parsed = std::make_shared<const ModelEntry>(std::move(entry));
   // User entries go first so that they shadow built-in ones with the same id.
   slots_.insert(slots_.begin(), std::move(slot));
@@ -59,7 +75,10 @@ std::shared_ptr<const ModelEntry> ModelCatalog::Find(std::string_view id,
                                                      std::string* error) const {
   std::string lowered = ToLower(id);
   for (const auto& slot : slots_) {
-    if (slot->lowered_id != lowered) continue;
+    if (slot->lowered_id != lowered &&
+        std::find(slot->lowered_aliases.begin(), slot->lowered_aliases.end(), lowered) ==
+            slot->lowered_aliases.end())
+      continue;
     std::lock_guard<std::mutex> lock(parse_mutex_);
     if (!slot->parsed) {
       std::vector<ModelEntry> entries;
@@ -74,6 +93,15 @@ std::shared_ptr<const ModelEntry> ModelCatalog::Find(std::string_view id,
     return slot->parsed;
   }
   return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> ModelCatalog::Names() const {
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const auto& slot : slots_) {
+    names.emplace_back(slot->id, slot->id);
+    for (const std::string& alias : slot->aliases) names.emplace_back(alias, slot->id);
+  }
+  return names;
 }
 
 std::vector<std::string> ModelCatalog::Ids() const {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint/catalog/model_entry.h"
@@ -24,12 +25,15 @@ class ModelCatalog {
   /// Adds a user model; it shadows a built-in entry with the same id.
   void Add(ModelEntry entry);
 
-  /// The entry whose id equals `id`, ignoring case; nullptr when there is none. Sets `error`
+  /// The entry whose id or one of whose aliases equals `id`, ignoring case; nullptr when there
+  /// is none. Sets `error`
   /// when the entry exists but does not parse (a broken data file).
   std::shared_ptr<const ModelEntry> Find(std::string_view id, std::string* error) const;
 
   /// Every id, built-in and user, in catalog order.
   std::vector<std::string> Ids() const;
+  /// Every id and alias as (name, the entry's id), in catalog order.
+  std::vector<std::pair<std::string, std::string>> Names() const;
 
  private:
   struct Slot;

@@ -407,6 +407,9 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
     e.params_active = active->get<double>();
   e.params_active_counts_embedding = Bool(flat, "params_active_counts_embedding", true);
   e.source = String(flat, "source");
+  if (auto list = flat.find("aliases"); list != flat.end() && list->is_array())
+    for (const json& alias : *list)
+      if (alias.is_string()) e.aliases.push_back(alias.get<std::string>());
   return true;
 }
 

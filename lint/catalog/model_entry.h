@@ -12,6 +12,9 @@ namespace gpulint {
 
 struct ModelEntry {
   std::string hf_id;                         ///< "Qwen/Qwen3-8B"
+  /// Other exact ids of the same checkpoint (a repository renamed on the Hub, an upload that
+  /// carries the same weights): they resolve to this entry as its own id does.
+  std::vector<std::string> aliases;
   est::ModelArch arch;
   std::string confidence = "high";           ///< high | medium | low (reference catalog)
   std::vector<std::string> uncertain_fields; ///< values not read from the model's config.json

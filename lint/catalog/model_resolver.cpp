@@ -19,14 +19,6 @@ namespace gpulint {
 namespace fs = std::filesystem;
 namespace {
 
-bool IsDate(const std::string& word) {
-  return word.size() == 4 && std::all_of(word.begin(), word.end(), ::isdigit);
-}
-
-bool HasDigit(const std::string& word) {
-  return std::any_of(word.begin(), word.end(), ::isdigit);
-}
-
 std::string LastComponent(std::string_view reference) {
   while (!reference.empty() && reference.back() == '/') reference.remove_suffix(1);
   size_t slash = reference.rfind('/');
@@ -62,14 +54,6 @@ bool ReadConfigDir(const fs::path& dir, const std::string& origin, ModelResoluti
   return true;
 }
 
-// True when `needle` appears in `haystack` as a run of whole words.
-bool ContainsWords(const std::vector<std::string>& haystack,
-                   const std::vector<std::string>& needle) {
-  if (needle.empty() || needle.size() > haystack.size()) return false;
-  return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) !=
-         haystack.end();
-}
-
 }  // namespace
 
 std::vector<std::string> HfCacheDirsFromEnvironment() {
@@ -82,38 +66,45 @@ std::vector<std::string> HfCacheDirsFromEnvironment() {
   return dirs;
 }
 
-std::string ModelResolver::NameKey(std::string_view reference, est::Quantization* quant,
-                                   std::string* unsupported_reason) {
+std::string ModelResolver::StripQuantSuffix(std::string_view reference,
+                                            est::Quantization* quant,
+                                            std::string* unsupported_reason) {
   const ResolutionRules& rules = GetResolutionRules();
-  std::vector<std::string> words = SplitAny(ToLower(LastComponent(reference)), "-_ ");
-  // A quantization suffix is matched at the end, longest first (rules are sorted that way).
+  std::string ref(reference);
+  while (!ref.empty() && ref.back() == '/') ref.pop_back();
+  size_t slash = ref.rfind('/');
+  std::string name = slash == std::string::npos ? ref : ref.substr(slash + 1);
+  std::vector<std::string> words = SplitAny(ToLower(name), "-_");
+  // Matched at the end, longest first (the rules are sorted that way).
   for (const QuantSuffix& suffix : rules.quant_suffixes) {
-    if (suffix.words.size() > words.size()) continue;
+    if (suffix.words.size() >= words.size()) continue;
     if (!std::equal(suffix.words.begin(), suffix.words.end(),
                     words.end() - static_cast<long>(suffix.words.size())))
       continue;
-    words.resize(words.size() - suffix.words.size());
     if (suffix.format == "unsupported") {
       if (unsupported_reason) *unsupported_reason = suffix.reason;
-    } else if (quant) {
-      ParseWeightFormat(suffix.format, quant);
+      return ref;
     }
-    break;
+    if (quant) ParseWeightFormat(suffix.format, quant);
+    // Cut the name before the suffix's first word and the separator in front of it.
+    size_t cut = name.size();
+    for (size_t n = 0; n < suffix.words.size(); ++n) {
+      size_t sep = name.find_last_of("-_", cut - 1);
+      if (sep == std::string::npos) return ref;
+      cut = sep;
+    }
+    return ref.substr(0, (slash == std::string::npos ? 0 : slash + 1) + cut);
   }
-  std::vector<std::string> kept;
-  for (const std::string& word : words) {
-    bool variant = std::find(rules.variant_words.begin(), rules.variant_words.end(), word) !=
-                   rules.variant_words.end();
-    if (!variant && !IsDate(word)) kept.push_back(word);
-  }
-  if (!kept.empty() && std::find(rules.strip_prefixes.begin(), rules.strip_prefixes.end(),
-                                 kept.front()) != rules.strip_prefixes.end())
-    kept.erase(kept.begin());
-  return Join(kept, "-");
+  return ref;
 }
 
 ModelResolver::ModelResolver(const ModelCatalog& catalog) : catalog_(catalog) {
-  for (const std::string& id : catalog.Ids()) keys_.push_back({NameKey(id, nullptr, nullptr), id});
+  for (const auto& [name, id] : catalog.Names())
+    by_last_component_[ToLower(LastComponent(name))].push_back(id);
+  for (auto& [name, ids] : by_last_component_) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  }
 }
 
 ModelResolution ModelResolver::Resolve(std::string_view reference,
@@ -167,7 +158,10 @@ ModelResolution ModelResolver::Resolve(std::string_view reference,
   return by_name->second;
 }
 
-// Steps 3 to 6: from the catalog alone.
+// Steps 3 to 5: from the catalog alone, by exact names. Never by a prefix, a word left out
+// or a word in common: "DeepSeek-R1-Distill-Qwen-1.5B" is not DeepSeek-R1, and a checkpoint
+// folder named after its base ("qwen2.5-7b-sft-epoch3") is unknown until its config.json or a
+// declaration says what it is.
 ModelResolution ModelResolver::ResolveByName(const std::string& ref) const {
   ModelResolution result;
   std::string error;
@@ -181,59 +175,55 @@ ModelResolution ModelResolver::ResolveByName(const std::string& ref) const {
     result.status = ResolveStatus::kResolved;
   };
 
-  // 3. The exact id.
+  // 3. The exact id or one of the catalog's aliases (any case).
   if (!LooksLikePath(ref) && catalog_.Find(ref, &error)) {
     found(ref);
     return result;
   }
 
-  // 4. The same name under another organization or path, or a variant / quantized upload.
+  // 4. A quantized upload (-AWQ, -GPTQ-Int4, -FP8, -bnb-4bit ...): the same name without the
+  // suffix, stored in that format.
   std::string unsupported;
-  std::string key = NameKey(ref, &result.quant_from_name, &unsupported);
+  std::string base = StripQuantSuffix(ref, &result.quant_from_name, &unsupported);
   if (!unsupported.empty()) {
     result.status = ResolveStatus::kUnsupported;
     result.message = fmt::format("'{}': {}", ref, unsupported);
     return result;
   }
-  std::string last = LastComponent(ref);
-  const Keyed* best = nullptr;
-  for (const Keyed& keyed : keys_) {
-    if (keyed.key != key) continue;
-    // Prefer the entry whose name is exactly the reference's last component.
-    if (!best || ToLower(LastComponent(keyed.id)) == ToLower(last)) best = &keyed;
-  }
-  if (best) {
-    found(best->id);
-    if (result.status == ResolveStatus::kResolved && ToLower(best->id) != ToLower(ref))
+  const bool quantized = result.quant_from_name.format != est::WeightFormat::kDefault;
+  auto stored = [&] {
+    return quantized ? fmt::format(", stored as {}", WeightFormatName(result.quant_from_name.format))
+                     : std::string();
+  };
+  if (quantized && !LooksLikePath(base) && catalog_.Find(base, &error)) {
+    found(base);
+    if (result.status == ResolveStatus::kResolved)
       result.assumptions.push_back(
-          fmt::format("'{}' read as the architecture of {}", ref, best->id));
+          fmt::format("'{}' read as {}{}", ref, result.entry->hf_id, stored()));
     return result;
   }
 
-  // 5. A fine-tuned checkpoint whose folder name contains a known base name.
-  std::vector<std::string> words = SplitAny(key, "-");
-  const Keyed* base = nullptr;
-  size_t base_words = 0;
-  for (const Keyed& keyed : keys_) {
-    std::vector<std::string> key_words = SplitAny(keyed.key, "-");
-    if (key_words.size() < 2 || key_words.size() <= base_words) continue;
-    if (!std::any_of(key_words.begin(), key_words.end(), HasDigit)) continue;
-    if (ContainsWords(words, key_words)) {
-      base = &keyed;
-      base_words = key_words.size();
+  // 5. The same name in a local folder, a cache path or another organization's upload
+  // (/root/Qwen3-4B, unsloth/Llama-3.2-3B-Instruct): one catalog model has exactly that name.
+  std::string last = ToLower(LastComponent(base));
+  auto named = by_last_component_.find(last);
+  if (named != by_last_component_.end()) {
+    const std::vector<std::string>& ids = named->second;
+    const std::string* pick = ids.size() == 1 ? &ids[0] : nullptr;
+    // Two organizations publish the same name: the reference's own organization decides.
+    std::string org = ToLower(ref.substr(0, ref.find('/')));
+    for (const std::string& id : ids)
+      if (ids.size() > 1 && ToLower(id.substr(0, id.find('/'))) == org) pick = &id;
+    if (pick) {
+      found(*pick);
+      if (result.status == ResolveStatus::kResolved)
+        result.assumptions.push_back(
+            fmt::format("'{}' read as {} (the same name){}", ref, *pick, stored()));
+      return result;
     }
   }
-  if (base) {
-    found(base->id);
-    if (result.status == ResolveStatus::kResolved)
-      result.assumptions.push_back(fmt::format(
-          "'{}' is not in the catalog and has no config.json; its name contains {} and is "
-          "read as a fine-tune of it",
-          ref, base->id));
-    return result;
-  }
 
-  // 6. Unknown: say so, with the closest names.
+  // Unknown: say so, with the closest names.
   result.status = ResolveStatus::kUnknown;
   result.message = fmt::format("unknown model '{}'", ref);
   std::vector<std::string> ids = catalog_.Ids();
@@ -241,7 +231,7 @@ ModelResolution ModelResolver::ResolveByName(const std::string& ref) const {
   if (result.suggestions.empty()) {
     std::vector<std::string> names;
     for (const std::string& id : ids) names.push_back(LastComponent(id));
-    for (const std::string& name : ClosestNames(last, names, 3))
+    for (const std::string& name : ClosestNames(LastComponent(base), names, 3))
       for (const std::string& id : ids)
         if (LastComponent(id) == name) result.suggestions.push_back(id);
   }

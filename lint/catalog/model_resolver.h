@@ -1,5 +1,6 @@
-// Maps a model reference as a script writes it (HF id, local path, re-upload, quantized or
-// variant name, fine-tuned checkpoint folder) onto an architecture, and says how it got there.
+// Maps a model reference as a script writes it (HF id, local folder, Hugging Face cache,
+// re-upload, quantized upload) onto an architecture, by exact names only, and says how it got
+// there. A name that matches nothing exactly is unknown, with the closest names as suggestions.
 #pragma once
 
 #include <map>
@@ -45,22 +46,19 @@ class ModelResolver {
   explicit ModelResolver(const ModelCatalog& catalog);
   ModelResolution Resolve(std::string_view reference, const ResolveContext& context) const;
 
-  /// The name key used for matching: last path component, lower case, quantization suffix and
-  /// variant words removed ("Qwen/Qwen3-VL-30B-A3B-Thinking" -> "qwen3-vl-30b-a3b").
-  /// Sets `quant` (may be null) from the suffix; `unsupported_reason` when the suffix names a
-  /// format gpulint does not model.
-  static std::string NameKey(std::string_view reference, est::Quantization* quant,
-                             std::string* unsupported_reason);
+  /// The reference without a quantization suffix at the end of its name
+  /// ("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4" -> "Qwen/Qwen2.5-7B-Instruct"), with `quant` (may be
+  /// null) set from the suffix; `unsupported_reason` when the suffix names a format gpulint
+  /// does not model (GGUF). A name without such a suffix comes back unchanged.
+  static std::string StripQuantSuffix(std::string_view reference, est::Quantization* quant,
+                                      std::string* unsupported_reason);
 
  private:
   ModelResolution ResolveByName(const std::string& ref) const;
 
   const ModelCatalog& catalog_;
-  struct Keyed {
-    std::string key;
-    std::string id;
-  };
-  std::vector<Keyed> keys_;
+  /// Lower-cased last path component of every id and alias -> the ids that have it.
+  std::map<std::string, std::vector<std::string>> by_last_component_;
   // Per run: what a name resolves to by the catalog, and what the hub cache holds for it.
   mutable std::map<std::string, ModelResolution> by_name_;
   mutable std::map<std::string, std::optional<ModelResolution>> hub_cache_;

@@ -15,8 +15,6 @@ ResolutionRules Load() {
     if (file.path != "catalog/resolution.toml") continue;
     // The embedded file is checked by the test suite; a parse error here is a build defect.
     const toml::table table = toml::parse(file.content, std::string_view("catalog/resolution.toml"));
-    rules.variant_words = TomlStrings(table["variant_words"].node());
-    rules.strip_prefixes = TomlStrings(table["strip_prefixes"].node());
     if (const toml::array* suffixes = table["quant_suffix"].as_array()) {
       for (const toml::node& node : *suffixes) {
         const toml::table& suffix = *node.as_table();

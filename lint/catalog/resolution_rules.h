@@ -13,8 +13,6 @@ struct QuantSuffix {
 };
 
 struct ResolutionRules {
-  std::vector<std::string> variant_words;
-  std::vector<std::string> strip_prefixes;
   std::vector<QuantSuffix> quant_suffixes;  ///< longest first
 };
 

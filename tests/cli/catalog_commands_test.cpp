@@ -19,7 +19,7 @@ TEST_CASE("models --format json lists ids with bf16 weight sizes", "[cli][catalo
   auto result = RunGpulint({"models", "--search", "Qwen3-8B", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   auto json = nlohmann::json::parse(result.out);
-  REQUIRE(json["models"].size() == 1);
+  REQUIRE(json["models"].size() == 2);  // Qwen3-8B and Qwen3-8B-Base
   CHECK(json["models"][0]["id"] == "Qwen/Qwen3-8B");
   // 8.19B parameters x 2 bytes = 15.26 GiB.
   CHECK(json["models"][0]["weights_bf16_gib"].get<double>() == Approx(15.26).epsilon(0.005));
