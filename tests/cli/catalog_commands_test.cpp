@@ -16,7 +16,7 @@ TEST_CASE("models --search filters and shows computed counts", "[cli][catalog]")
 }
 
 TEST_CASE("models --format json lists ids with bf16 weight sizes", "[cli][catalog]") {
-  auto result = RunGpulint({"models", "--search", "Qwen3-8B", "--format", "json"});
+  auto result = RunGpulint({"models", "--search", "Qwen/Qwen3-8B", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   auto json = nlohmann::json::parse(result.out);
   REQUIRE(json["models"].size() == 2);  // Qwen3-8B and Qwen3-8B-Base
