@@ -37,6 +37,13 @@ struct InvalidValue {
   SourceSpan span;
 };
 
+/// Something gpulint recognized but does not model (a framework's command, a config file of a
+/// kind it does not read): reported once (GL007) so that a quiet lint is not taken for a check.
+struct Notice {
+  std::string message;
+  SourceSpan span;
+};
+
 struct Workload {
   std::string role;        ///< train, serve, rollout, teacher, reference, reward, critic, eval
   std::string framework;   ///< the flag map that read it ("vllm", "slime", "generic", ...)
@@ -84,6 +91,7 @@ struct RunConfig {
   std::vector<Workload> workloads;
   std::vector<Unresolved> unresolved;
   std::vector<InvalidValue> invalid;
+  std::vector<Notice> notices;
   std::vector<ReaderNote> notes;
   std::map<std::string, std::string> directives;  ///< "# gpulint: key=value" lines
   std::vector<std::string> files_read;            ///< sourced scripts, configs, Python files

@@ -466,6 +466,15 @@ class CommandReader::Impl {
                                              python_source ? &*python_source : nullptr);
     if (!map) return;
     out_.map = map;
+    if (map->kind == "unmodelled") {
+      // Recognized and not modelled: say so once, and estimate nothing rather than guess.
+      out_.notices.push_back(
+          {fmt::format("{} is not modelled by gpulint: this command is not estimated and no "
+                       "memory rule checks it",
+                       matched_title_),
+           SpanOf(words_[at])});
+      return;
+    }
     if (python && map->name != "generic") fallback_ = r_.maps_.Find("generic");
     size_t command_words = 0;
     // The longest spelling that matches: `litgpt finetune lora` before `litgpt finetune`.
@@ -526,13 +535,15 @@ class CommandReader::Impl {
                                      const std::set<std::string>& flags,
                                      const PythonSource* source) {
     for (const FrameworkMap& map : r_.maps_.maps()) {
-      if (map.kind != "framework" && map.kind != "generic") continue;
+      if (map.kind != "framework" && map.kind != "generic" && map.kind != "unmodelled") continue;
       for (const MatchSpec& match : map.matches) {
+        matched_title_ = match.title.empty() ? map.title : match.title;
         if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
           return &r_.maps_.Loaded(map);
         if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
         if (!match.python_script.empty() && python && !script.empty() &&
-            (match.python_script == "*" || Basename(script) == match.python_script)) {
+            (match.python_script == "*" || Basename(script) == match.python_script ||
+             EndsWith(script, "/" + match.python_script))) {
           bool required = match.requires_flags.empty();
           for (const std::string& flag : match.requires_flags)
             required = required || flags.count(flag);
@@ -719,6 +730,7 @@ class CommandReader::Impl {
   std::vector<Pending> launcher_pending_;
   std::vector<std::pair<std::string, Setting>> further_;
   const FrameworkMap* fallback_ = nullptr;
+  std::string matched_title_;  ///< the framework the matching [[match]] names
   bool launcher_module_ = false;
   SourceSpan visible_span_;
 };

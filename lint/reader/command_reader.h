@@ -41,6 +41,7 @@ struct ProgramRead {
   bool devices_unknown_reason = false;
   std::vector<Unresolved> unresolved;
   std::vector<ReaderNote> notes;
+  std::vector<Notice> notices;
   std::vector<std::string> files_read;
 };
 

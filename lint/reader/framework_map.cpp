@@ -137,6 +137,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       match.python_script = m["python_script"].value_or(std::string());
       match.requires_flags = TomlStrings(m.get("requires_flag"));
       match.python_call = m["python_call"].value_or(std::string());
+      match.config_keys = TomlStrings(m.get("config_keys"));
+      match.config_command = TomlStrings(m.get("config_command"));
+      match.config_usage = m["config_usage"].value_or(std::string());
+      match.title = m["title"].value_or(std::string());
       map->matches.push_back(std::move(match));
     }
   }

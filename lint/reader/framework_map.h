@@ -35,6 +35,16 @@ struct MatchSpec {
   std::string python_script;               ///< basename of a script run with python
   std::vector<std::string> requires_flags; ///< match only when one of these flags is present
   std::string python_call;                 ///< a call in Python source (LLM, from_pretrained)
+  /// A YAML/JSON file linted on its own is this framework's config when it has every one of
+  /// these keys (dotted, as ReadConfigEntries names them), and reads as `config_command` with
+  /// "{file}" replaced by its name. Positive evidence only: a YAML is nobody's by default.
+  std::vector<std::string> config_keys;
+  std::vector<std::string> config_command;
+  /// The start of the command a config's own comments say runs it ("tune run"): that
+  /// command, with the value after --config replaced by the file, is how the file is read.
+  /// Without such a comment (and no config_command) the file gets a notice, not a guess.
+  std::string config_usage;
+  std::string title;                       ///< kind "unmodelled": the framework this match names
 };
 
 struct WorkloadSpec {
@@ -72,7 +82,9 @@ struct RequirementSpec {
 struct FrameworkMap {
   std::string name;
   std::string title;
-  std::string kind = "framework";          ///< framework | launcher | wrapper | config | generic
+  /// framework | launcher | wrapper | config | generic | unmodelled (recognized, not modelled:
+  /// its commands and configs get a notice instead of a guessed workload)
+  std::string kind = "framework";
   std::string version;
   std::string source;
   std::string path;                        ///< the TOML file (for errors)

@@ -11,6 +11,7 @@
 
 #include "lint/core/setting_types.h"
 #include "lint/reader/command_reader.h"
+#include "lint/reader/config_kind.h"
 #include "lint/reader/config_file.h"
 #include "lint/reader/directives.h"
 #include "lint/reader/map_condition.h"
@@ -143,11 +144,32 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       record.argv = {Text::Literal("python", -1, 0, 0, false, true),
                      Text::Literal(base, -1, 0, 0, false, true)};
     } else {
-      record.argv = {Text::Literal("llamafactory-cli", -1, 0, 0, false, true),
-                     Text::Literal("train", -1, 0, 0, false, true),
-                     Text::Literal(base, -1, 0, 0, false, true)};
+      // A config is read as the command of the framework that claims it, if one does.
+      ConfigKind kind = RecognizeConfig(text, base, maps);
+      for (const std::string& word : kind.command)
+        record.argv.push_back(Text::Literal(word, -1, 0, 0, false, true));
+      if (kind.map && kind.map->kind == "unmodelled") {
+        config.notices.push_back(
+            {fmt::format("a config of {}, which gpulint does not model: nothing in it is "
+                         "estimated or checked",
+                         kind.match->title.empty() ? kind.map->title : kind.match->title),
+             sources->Span(file, 0, 0)});
+      } else if (kind.usage_missing) {
+        config.notices.push_back(
+            {fmt::format("a {} config that does not say which command runs it (no '{}' line in "
+                         "its comments): read it through the script that runs it",
+                         kind.map->title, kind.match->config_usage),
+             sources->Span(file, 0, 0)});
+      } else if (!kind.map && kind.parsed) {
+        config.notices.push_back(
+            {fmt::format("not the config of a framework gpulint reads (its keys: {}); it is "
+                         "read only through the command that names it",
+                         kind.top_keys.empty() ? std::string("none")
+                                               : Join(kind.top_keys, ", ")),
+             sources->Span(file, 0, 0)});
+      }
     }
-    program.commands.push_back(record);
+    if (!record.argv.empty()) program.commands.push_back(record);
     // Their comments carry directives and suppressions as a script's do.
     auto comments = EndsWith(path, ".py") ? PythonComments(text) : YamlComments(text);
     for (auto& [offset, comment_text] : comments)
@@ -217,6 +239,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
     config.unresolved.insert(config.unresolved.end(), read.unresolved.begin(),
                              read.unresolved.end());
     config.notes.insert(config.notes.end(), read.notes.begin(), read.notes.end());
+    config.notices.insert(config.notices.end(), read.notices.begin(), read.notices.end());
     if (!read.map || read.workloads.empty()) continue;
 
     // Defaults of the framework, where the script says nothing.

@@ -719,6 +719,9 @@ class Evaluator {
     if (name == "cd") {
       if (argv.size() >= 2 && argv[1].Known()) {
         std::string target = argv[1].Str();
+        // Once unknown, only an absolute path makes the folder known again.
+        if (!cwd_known_ && !StartsWith(target, "/")) return Flow::kNormal;
+        cwd_known_ = true;
         cwd_ = StartsWith(target, "/") ? target : JoinNormal(cwd_, target);
         // Longer than a path can be (PATH_MAX): not a real folder, and every further `cd ..`
         // would copy it again (80,000 of them made reading quadratic).

@@ -176,8 +176,9 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
     return fail("'severity' must be error, warning or info", table.get("severity"));
   r.scope = table["scope"].value_or(std::string("workload"));
   if (r.scope != "workload" && r.scope != "file" && r.scope != "device" &&
-      r.scope != "unresolved" && r.scope != "invalid" && r.scope != "builtin")
-    return fail("'scope' must be workload, file, device, unresolved, invalid or builtin",
+      r.scope != "unresolved" && r.scope != "invalid" && r.scope != "notice" &&
+      r.scope != "builtin")
+    return fail("'scope' must be workload, file, device, unresolved, invalid, notice or builtin",
                 table.get("scope"));
   if (const toml::table* applies = table["applies_to"].as_table()) {
     r.roles = TomlStrings(applies->get("roles"));

@@ -235,6 +235,12 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         if (!Holds(rule, lookup) || !unresolved.span.valid()) continue;
         add(MakeFinding(rule, lookup, unresolved.span));
       }
+    } else if (scope == "notice") {
+      for (const Notice& notice : config.notices) {
+        MemoLookup lookup(NoticeLookup(notice));
+        if (!Holds(rule, lookup) || !notice.span.valid()) continue;
+        add(MakeFinding(rule, lookup, notice.span));
+      }
     } else if (scope == "invalid") {
       for (const InvalidValue& invalid : config.invalid) {
         MemoLookup lookup(InvalidLookup(invalid));

@@ -113,6 +113,7 @@ const ExprSchema& RuleSchema() {
     s["device.names"] = s["device.ids"] = s["device.label"] = ExprType::kString;
     s["unresolved.name"] = s["unresolved.reason"] = ExprType::kString;
     s["invalid.name"] = s["invalid.value"] = s["invalid.reason"] = ExprType::kString;
+    s["notice.message"] = ExprType::kString;
     s["suppression.id"] = ExprType::kString;
     return s;
   }();
@@ -414,6 +415,13 @@ ExprLookup UnresolvedLookup(const Unresolved& unresolved) {
   return [&unresolved](const std::string& name) -> ExprValue {
     if (name == "unresolved.name") return ExprValue::String(unresolved.name);
     if (name == "unresolved.reason") return ExprValue::String(unresolved.reason);
+    return ExprValue::Missing();
+  };
+}
+
+ExprLookup NoticeLookup(const Notice& notice) {
+  return [&notice](const std::string& name) -> ExprValue {
+    if (name == "notice.message") return ExprValue::String(notice.message);
     return ExprValue::Missing();
   };
 }

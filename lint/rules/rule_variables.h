@@ -28,5 +28,6 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
                         const std::vector<int>& devices, double headroom);
 ExprLookup UnresolvedLookup(const Unresolved& unresolved);
 ExprLookup InvalidLookup(const InvalidValue& invalid);
+ExprLookup NoticeLookup(const Notice& notice);
 
 }  // namespace gpulint
