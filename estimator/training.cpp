@@ -177,10 +177,26 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // (bench/gpu/results): without checkpointing the peak grows by 12 x vocabulary bytes per
   // token on top of the layers' activations. Megatron's vocab-parallel loss keeps the 16-bit
   // logits and one fp32 softmax.
-  const bool megatron = in.style == TrainerStyle::kMegatron;
-  const double forward_logit_bytes = megatron ? c + 4 : (c < 4 ? c + 4 : 4) + 4;
-  const double backward_logit_bytes = megatron ? c + 4 : 12;
-  const double logit_count = in.fused_cross_entropy ? 0 : tokens * vocab_per_rank;
+  // verl's log-probs (dp_actor.py: logits.div_(temperature), then flash-attn's triton
+  // cross_entropy_loss with inplace_backward=True) keep only the 16-bit logits, and the backward
+  // writes their gradient into the same storage. An entropy term (entropy_from_logits) adds a
+  // saved softmax and its product with the logits, and turns the in-place backward off.
+  double forward_logit_bytes = 0, backward_logit_bytes = 0;
+  switch (in.loss_path) {
+    case LossPath::kUpcast:
+      forward_logit_bytes = (c < 4 ? c + 4 : 4) + 4;
+      backward_logit_bytes = 12;
+      break;
+    case LossPath::kVocabParallel:
+      forward_logit_bytes = backward_logit_bytes = c + 4;
+      break;
+    case LossPath::kInplace:
+      forward_logit_bytes = backward_logit_bytes = in.loss_entropy ? 3 * c : c;
+      break;
+    case LossPath::kFused:
+      break;
+  }
+  const double logit_count = in.loss_path == LossPath::kFused ? 0 : tokens * vocab_per_rank;
   // An adapted LM head adds its own vocabulary-sized output (c bytes per logit).
   const double lora_head_bytes = in.lora_lm_head ? tokens * vocab_per_rank * c : 0;
   double logits_in_forward = logit_count * forward_logit_bytes + lora_head_bytes;

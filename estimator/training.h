@@ -28,6 +28,14 @@ enum class Sharding {
   kParameters,  ///< ZeRO-3, FSDP FULL_SHARD (HYBRID_SHARD: within the node)
 };
 
+/// How the loss reads the logits (per logit, c = the compute dtype's bytes).
+enum class LossPath {
+  kUpcast,         ///< HF ForCausalLMLoss: fp32 copy and log_softmax (c + 8 in forward, 12 back)
+  kVocabParallel,  ///< Megatron: 16-bit logits and one fp32 softmax (c + 4)
+  kInplace,        ///< verl: 16-bit logits, a fused cross-entropy writing its gradient in place (c)
+  kFused,          ///< no full logits tensor (Liger, chunked cross-entropy)
+};
+
 struct TrainingInput {
   const ModelArch* arch = nullptr;
   /// Word the terms' notes; false when only the numbers are wanted (the tuner's searches).
@@ -57,7 +65,10 @@ struct TrainingInput {
   Recompute recompute = Recompute::kNone;
   bool sequence_parallel = false;
   AttentionKind attention = AttentionKind::kFlash;
-  bool fused_cross_entropy = false;
+  LossPath loss_path = LossPath::kUpcast;
+  /// The loss also takes the entropy of every logit (RL with an entropy bonus): a softmax and
+  /// its product beside the logits, and no in-place gradient.
+  bool loss_entropy = false;
   // Parameter-efficient fine-tuning.
   int lora_rank = 0;
   bool lora_all_linear = false;      ///< else q_proj and v_proj only (PEFT's default for Llama)

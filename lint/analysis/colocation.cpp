@@ -56,7 +56,6 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
       for (int index : workloads) {
         const Workload& w = config.workloads[static_cast<size_t>(index)];
         if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
-        if (w.framework == "slime") offloaded = true;  // --colocate implies offload in slime
       }
       double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
       p.bytes += std::max(phase_train, rollout_phase);

@@ -161,12 +161,13 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     out->assumptions.push_back(fmt::format("dtype '{}' is not known: amp-bf16 assumed", dtype));
     in.precision = est::Precision::kAmpBf16;
   }
+  // How the trainer lays out state: a trait of the framework (its map's trainer_style).
+  const std::string style = s.String("trainer_style").value_or("plain");
   // A model loaded in 16 bits and trained with the bf16 flag keeps everything in 16 bits (the
-  // HF Trainer does not upcast a bf16 model).
+  // HF Trainer does not upcast a bf16 model); Megatron keeps fp32 master weights regardless.
   if (auto loaded = s.String("model_dtype");
       loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
-      in.precision == est::Precision::kAmpBf16 && w.framework != "megatron" &&
-      w.framework != "slime")
+      in.precision == est::Precision::kAmpBf16 && style != "megatron")
     in.precision = est::Precision::kBf16;
   std::string optimizer = s.StringOr("optimizer", "adamw", "the common default");
   if (!est::ParseOptimizer(optimizer, &in.optimizer)) {
@@ -179,7 +180,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   const int model_parallel = std::max(in.tp * in.pp * in.cp, 1);
   const int dp = std::max(in.gpus / model_parallel, 1);
   in.shard_group = dp;
-  if (w.framework == "megatron" || w.framework == "slime") {
+  if (style == "megatron") {
     in.style = est::TrainerStyle::kMegatron;
     if (s.BoolOr("use_distributed_optimizer", false)) in.sharding = est::Sharding::kOptimizer;
   }
@@ -197,8 +198,13 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       if (auto per_node = s.Number("gpus_per_node")) in.shard_group = static_cast<int>(*per_node);
     }
   }
-  in.offload_optimizer = ListHas(w, "offload", "optimizer");
-  in.offload_params = ListHas(w, "offload", "param");
+  // Offload between an RL job's phases (verl's FSDP actor offload) frees the GPU while the
+  // engine generates and loads everything back for the update: the step's peak is the same.
+  const bool phase_offload = s.String("offload_timing").value_or("step") == "phase";
+  const bool offload_optimizer = ListHas(w, "offload", "optimizer");
+  const bool offload_params = ListHas(w, "offload", "param");
+  in.offload_optimizer = offload_optimizer && !phase_offload;
+  in.offload_params = offload_params && !phase_offload;
   // A global batch without an explicit accumulation implies one: micro-batches per GPU per step.
   // Not for RL jobs, whose global batch counts prompts.
   if (!w.Find("grad_accum") && !rl) {
@@ -228,10 +234,18 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.sequence_parallel = s.BoolOr("sp", false);
   if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;
-  in.fused_cross_entropy = s.BoolOr("fused_ce", false);
+  // The loss path: the framework's trait, unless the script turns on a fused cross-entropy.
+  const std::string loss = s.String("loss_path").value_or(style == "megatron" ? "vocab-parallel"
+                                                                             : "upcast");
+  in.loss_path = loss == "vocab-parallel" ? est::LossPath::kVocabParallel
+                 : loss == "inplace"      ? est::LossPath::kInplace
+                 : loss == "fused"        ? est::LossPath::kFused
+                                          : est::LossPath::kUpcast;
+  if (s.BoolOr("fused_ce", false)) in.loss_path = est::LossPath::kFused;
+  in.loss_entropy = s.Number("entropy_coeff").value_or(0) != 0;
 
   // LoRA / QLoRA.
-  bool lora = w.Find("lora_rank") && (s.BoolOr("lora_enabled", true)) &&
+  bool lora = s.Number("lora_rank").value_or(0) > 0 && (s.BoolOr("lora_enabled", true)) &&
               (!s.String("finetuning_type") || *s.String("finetuning_type") == "lora");
   if (lora) {
     in.lora_rank = static_cast<int>(s.Number("lora_rank").value_or(8));
@@ -264,13 +278,16 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.forward_only = false;
     in.lora_rank = 0;
   }
-  if (w.framework == "slime" && s.BoolOr("ref_model", false))
+  if (s.BoolOr("ref_model", false) && s.BoolOr("ref_model_on_cpu", false))
     out->assumptions.push_back(
-        "slime keeps the reference model's weights in CPU memory between log-prob passes");
+        "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;
+  if (phase_offload)
+    out->persistent_bytes = (offload_params ? 0 : breakdown.weights + breakdown.gradients) +
+                            (offload_optimizer ? 0 : breakdown.optimizer);
   return breakdown;
 }
 
@@ -282,8 +299,9 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   est::ServingInput in;
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
-  std::string engine = s.String("engine").value_or(w.framework == "transformers" ? "hf" : "vllm");
-  if (w.framework == "generic") engine = "hf";
+  // The engine is the map's `engine` default (vLLM's and SGLang's maps, transformers and a
+  // team's own script: hf); a map that names none serves with vLLM.
+  std::string engine = s.String("engine").value_or("vllm");
   out->engine = engine;
   in.engine = engine == "sglang" ? est::Engine::kSglang : engine == "hf" ? est::Engine::kHf
                                                                          : est::Engine::kVllm;
@@ -409,6 +427,13 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
                                           : WorkloadEstimate::Kind::kTraining;
   if (workload.role == "eval") out.kind = WorkloadEstimate::Kind::kServing;
   out.assumptions = workload.assumptions;
+
+  // A switch the framework map says gpulint does not model: no estimate, rather than one that
+  // leaves it out (ktransformers' CPU experts priced as GPU weights made a false error).
+  if (auto reason = workload.String("unmodelled")) {
+    out.skipped = fmt::format("gpulint does not model {}", *reason);
+    return out;
+  }
 
   const Setting* model_setting = workload.Find("model");
   if (!model_setting || model_setting->value.kind == Value::Kind::kNone) {

@@ -75,8 +75,18 @@ std::string ModelResolver::StripQuantSuffix(std::string_view reference,
   size_t slash = ref.rfind('/');
   std::string name = slash == std::string::npos ? ref : ref.substr(slash + 1);
   std::vector<std::string> words = SplitAny(ToLower(name), "-_");
+  // A format gpulint does not model, named anywhere in the name ("-AQLM-2Bit-1x16").
+  for (const QuantSuffix& suffix : rules.quant_suffixes) {
+    if (!suffix.anywhere || suffix.format != "unsupported") continue;
+    if (std::search(words.begin(), words.end(), suffix.words.begin(), suffix.words.end()) ==
+        words.end())
+      continue;
+    if (unsupported_reason) *unsupported_reason = suffix.reason;
+    return ref;
+  }
   // Matched at the end, longest first (the rules are sorted that way).
   for (const QuantSuffix& suffix : rules.quant_suffixes) {
+    if (suffix.anywhere) continue;
     if (suffix.words.size() >= words.size()) continue;
     if (!std::equal(suffix.words.begin(), suffix.words.end(),
                     words.end() - static_cast<long>(suffix.words.size())))

@@ -20,7 +20,8 @@ ResolutionRules Load() {
         const toml::table& suffix = *node.as_table();
         rules.quant_suffixes.push_back({TomlStrings(suffix["words"].node()),
                                         suffix["format"].value_or(std::string()),
-                                        suffix["reason"].value_or(std::string())});
+                                        suffix["reason"].value_or(std::string()),
+                                        suffix["anywhere"].value_or(false)});
       }
     }
   }

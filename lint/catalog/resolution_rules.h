@@ -10,6 +10,7 @@ struct QuantSuffix {
   std::vector<std::string> words;  ///< lower case, e.g. {"gptq", "int4"}
   std::string format;              ///< a ParseWeightFormat name, or "unsupported"
   std::string reason;              ///< why an unsupported format is not modeled
+  bool anywhere = false;           ///< (unsupported formats) the words may stand anywhere
 };
 
 struct ResolutionRules {

@@ -173,6 +173,10 @@ class CommandReader::Impl {
                    IsPythonExecutable(texts_[at]) && texts_[at + 1] == "-m" &&
                    texts_[at + 2] == match.python_module) {
           start = at + 3;
+        } else if (!match.python_script.empty() && at + 1 < words_.size() &&
+                   IsPythonExecutable(texts_[at]) &&
+                   Basename(texts_[at + 1]) == match.python_script) {
+          start = at + 2;  // a launcher that is itself a Python script (mason.py)
         } else {
           continue;
         }
@@ -185,15 +189,20 @@ class CommandReader::Impl {
 
   size_t ParseLauncherFlags(const FrameworkMap& map, size_t i) {
     out_.launch.launchers.push_back(map.name);
-    if (map.name == "torchrun" || map.name == "deepspeed" || map.name == "accelerate" ||
-        map.name == "srun")
-      out_.launch.distributed = true;
+    if (map.distributed) out_.launch.distributed = true;
     std::vector<Pending> launcher_settings;
     while (i < words_.size()) {
       const std::string& word = texts_[i];
       if (std::find(map.program_after.begin(), map.program_after.end(), word) !=
-          map.program_after.end())
-        return i + 1;
+          map.program_after.end()) {
+        size_t program = i + 1;
+        for (size_t k = program; k < words_.size(); ++k)
+          if (std::find(map.program_separators.begin(), map.program_separators.end(),
+                        texts_[k]) != map.program_separators.end())
+            program = k + 1;
+        ApplyLauncherSettings(launcher_settings);
+        return program;
+      }
       if (!LooksLikeFlag(word)) {
         // Launchers without an explicit separator: the first positional starts the program.
         if (map.program_after.empty()) break;
@@ -203,6 +212,11 @@ class CommandReader::Impl {
       size_t consumed = ApplyFlag(map, i, &launcher_settings, /*launcher=*/true);
       i += consumed;
     }
+    ApplyLauncherSettings(launcher_settings);
+    return i;
+  }
+
+  void ApplyLauncherSettings(std::vector<Pending>& launcher_settings) {
     for (Pending& pending : launcher_settings) {
       const std::string& name = pending.setting.name;
       if (name == "nproc_per_node") {
@@ -218,13 +232,10 @@ class CommandReader::Impl {
         if (text != "all" && ParseDeviceList(text, &ids)) out_.launch.gpu_ids = ids;
       } else if (name == "python_module_flag") {
         launcher_module_ = true;
-      } else if (name == "ntasks" && map.name == "srun") {
-        out_.launch.num_processes = pending.setting;
       } else if (IsKnownSetting(name)) {
         launcher_pending_.push_back(pending);  // dtype, zero_stage, fsdp from a launcher config
       }
     }
-    return i;
   }
 
   // Applies the flag at words_[i] with `map`; returns how many words it used.
@@ -269,6 +280,12 @@ class CommandReader::Impl {
         next_value = words_[i + 1];
         value = &next_value;
         used = 2;
+        // nargs="+": `--num_learners_per_node 8 8` is one list.
+        while (spec->nargs && i + used < words_.size() && !LooksLikeFlag(texts_[i + used])) {
+          next_value.Append(Text::Literal(",", -1, 0, 0, false, true));
+          next_value.Append(words_[i + used]);
+          ++used;
+        }
       }
     } else if (spec->kind == FlagSpec::Kind::kBool && i + 1 < words_.size() &&
                ParseBoolText(texts_[i + 1])) {
@@ -291,10 +308,37 @@ class CommandReader::Impl {
 
   void AddSetting(const FlagSpec& spec, const Text* value, bool negated, const SourceSpan& span,
                   bool config, std::vector<Pending>* pending) {
+    if (!spec.unmodelled.empty() || !spec.unmodelled_values.empty())
+      NoteUnmodelled(spec, value, negated, span, config, pending);
+    if (spec.setting.empty()) return;
     auto built = BuildSetting(spec, value, negated, span, config, r_.sources_);
     if (!built) return;
     if (built->unresolved) out_.unresolved.push_back(*built->unresolved);
     pending->push_back({spec.workloads, built->setting});
+  }
+
+  // A switch or value whose effect on memory gpulint does not model: the workload gets the
+  // `unmodelled` setting holding why, and is not estimated.
+  void NoteUnmodelled(const FlagSpec& spec, const Text* value, bool negated,
+                      const SourceSpan& span, bool config, std::vector<Pending>* pending) {
+    FlagSpec probe = spec;
+    probe.setting = "unmodelled";
+    probe.values.clear();
+    auto built = BuildSetting(probe, value, negated, span, config, r_.sources_);
+    if (!built) return;
+    const Value& v = built->setting.value;
+    std::string reason;
+    if (!spec.unmodelled.empty() &&
+        (v.is_bool() ? v.boolean : v.kind != Value::Kind::kNone && v.ToString() != "false"))
+      reason = spec.unmodelled;
+    if (auto it = spec.unmodelled_values.find(v.ToString()); it != spec.unmodelled_values.end())
+      reason = it->second;
+    if (reason.empty()) return;
+    Setting setting = built->setting;
+    setting.value = Value::String(reason);
+    setting.editable = false;
+    setting.not_editable_reason = "not modelled";
+    pending->push_back({spec.workloads, setting});
   }
 
   void AddFurtherModel(const std::string& role, const Text& value) {
@@ -349,6 +393,25 @@ class CommandReader::Impl {
     return false;
   }
 
+  // A config gpulint cannot read leaves what it may set unknown, said once per setting (GL005),
+  // so that no rule judges the job as if the file said nothing.
+  void MarkUnread(const FrameworkMap& map, const std::string& path, const SourceSpan& span,
+                  std::vector<Pending>* pending) {
+    for (const std::string& name : map.unknown_when_unread) {
+      std::string reason = fmt::format(
+          "it is set by {} '{}', which gpulint cannot read (lint from the folder the job starts "
+          "in, or declare it with '# gpulint: {}=VALUE')",
+          map.title, path, name);
+      Setting setting;
+      setting.name = name;
+      setting.span = span;
+      setting.origin = Origin::kConfigFile;
+      setting.not_editable_reason = reason;
+      pending->push_back({{}, setting});
+      out_.unresolved.push_back({name, reason, span});
+    }
+  }
+
   void ReadConfigFile(const Text& path_text, const std::string& map_name,
                       std::vector<Pending>* pending, int depth = 0) {
     const FrameworkMap* map = r_.maps_.Find(map_name);
@@ -365,6 +428,7 @@ class CommandReader::Impl {
                                         "are unknown",
                                         path),
                             SpanOf(path_text)});
+      MarkUnread(*map, path, SpanOf(path_text), pending);
       return;
     }
     size_t base_offset = 0;
@@ -387,6 +451,7 @@ class CommandReader::Impl {
       out_.notes.push_back({ReaderNote::Level::kWarning,
                             fmt::format("config file '{}' cannot be read: {}", path, error),
                             SpanOf(path_text)});
+      MarkUnread(*map, path, SpanOf(path_text), pending);
       return;
     }
     const Text* body = nullptr;
@@ -543,7 +608,7 @@ class CommandReader::Impl {
         if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
         if (!match.python_script.empty() && python && !script.empty() &&
             (match.python_script == "*" || Basename(script) == match.python_script ||
-             EndsWith(script, "/" + match.python_script))) {
+             script == match.python_script || EndsWith(script, "/" + match.python_script))) {
           bool required = match.requires_flags.empty();
           for (const std::string& flag : match.requires_flags)
             required = required || flags.count(flag);
@@ -663,10 +728,16 @@ class CommandReader::Impl {
                       const std::vector<Pending>& pending) {
     std::vector<WorkloadSpec> specs = map.workloads;
     if (specs.empty()) specs.push_back({"train", {}, "", true});
-    // `unless`: a workload that vanishes when a bool setting is true (slime --colocate).
-    auto is_true = [&](const std::string& name) {
-      for (const Pending& p : pending)
-        if (p.setting.name == name && p.setting.value.is_bool()) return p.setting.value.boolean;
+    // `unless`: a workload that vanishes when a bool setting is true (slime --colocate), or
+    // has the value named ("ref_model=false").
+    auto is_true = [&](const std::string& when) {
+      size_t eq = when.find('=');
+      const std::string name = when.substr(0, eq);
+      for (const Pending& p : pending) {
+        if (p.setting.name != name) continue;
+        if (eq != std::string::npos) return p.setting.value.ToString() == when.substr(eq + 1);
+        if (p.setting.value.is_bool()) return p.setting.value.boolean;
+      }
       return false;
     };
     for (const WorkloadSpec& spec : specs) {
@@ -683,9 +754,23 @@ class CommandReader::Impl {
         Merge(&workload, p.setting);
       }
       if (out_.launch.nodes && !workload.Find("nodes")) workload.settings["nodes"] = *out_.launch.nodes;
+      workload.shares_process_gpus = spec.shares_process;
       out_.workloads.push_back(std::move(workload));
     }
     if (out_.workloads.empty()) return;
+    // Workloads in the primary's processes take what they share with it.
+    for (size_t w = 1; w < out_.workloads.size(); ++w) {
+      if (!out_.workloads[w].shares_process_gpus) continue;
+      for (const char* shared : {"model", "micro_batch", "max_seq_len", "dtype", "zero_stage",
+                                 "fsdp", "trainer_style", "gpus_per_node", "nodes"})
+        if (const Setting* setting = out_.workloads.front().Find(shared);
+            setting && !out_.workloads[w].Find(shared)) {
+          Setting copy = *setting;
+          copy.editable = false;
+          copy.not_editable_reason = "shared with the " + out_.workloads.front().role + " workload";
+          out_.workloads[w].settings[shared] = copy;
+        }
+    }
     // A copy: the pushes below may move the vector's elements.
     const Workload primary = out_.workloads.front();
     for (auto& [role, model] : further_) {

@@ -55,12 +55,19 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   spec->workloads = TomlStrings(table->get("workload"));
   spec->config_map = (*table)["config"].value_or(std::string());
   spec->further_model_role = (*table)["further_model"].value_or(std::string());
+  spec->unmodelled = (*table)["unmodelled"].value_or(std::string());
+  if (const toml::table* values = (*table)["unmodelled_values"].as_table())
+    for (const auto& [from, why] : *values)
+      spec->unmodelled_values[std::string(from.str())] = AsText(why);
   spec->list = (*table)["list"].value_or(false);
+  spec->nargs = (*table)["nargs"].value_or(false);
+  if (spec->nargs) spec->list = true;
   spec->scale = (*table)["scale"].value_or(1.0);
   *aliases = TomlStrings(table->get("aliases"));
-  if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty()) {
-    *error =
-        fmt::format("a flag needs `setting`, `config` or `further_model`: {}", Where(where, node));
+  if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty() &&
+      spec->unmodelled.empty()) {
+    *error = fmt::format("a flag needs `setting`, `config`, `further_model` or `unmodelled`: {}",
+                         Where(where, node));
     return false;
   }
   return true;
@@ -123,7 +130,10 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->priority = static_cast<int>((*header)["priority"].value_or(int64_t{50}));
   map->positional = TomlStrings(header->get("positional"));
   map->program_after = TomlStrings(header->get("program_after"));
+  map->program_separators = TomlStrings(header->get("program_separators"));
+  map->distributed = (*header)["distributed"].value_or(false);
   map->inherits = TomlStrings(header->get("inherits"));
+  map->unknown_when_unread = TomlStrings(header->get("unknown_when_unread"));
   if (const toml::array* matches = root["match"].as_array()) {
     for (const toml::node& node : *matches) {
       if (!node.is_table()) {
@@ -156,6 +166,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       workload.gpus = TomlStrings(w.get("gpus"));
       workload.unless = w["unless"].value_or(std::string());
       workload.primary = w["primary"].value_or(false);
+      workload.shares_process = w["shares_process"].value_or(false);
       if (workload.role.empty()) {
         *error = fmt::format("[[workload]] needs a role: {}", Where(where, node));
         return false;

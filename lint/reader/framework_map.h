@@ -25,8 +25,14 @@ struct FlagSpec {
   std::string config_map;                  ///< the value is a config file read with this map
   std::string further_model_role;          ///< the value names a further model with this role
   bool list = false;                       ///< the value is a list (comma separated)
+  bool nargs = false;                      ///< argparse nargs="+": every word up to the next flag
   double scale = 1;                        ///< multiply numbers (e.g. GB -> bytes)
   bool alias = false;                      ///< another spelling of the map's main one
+  /// Set (true, or any value) this switch changes memory in a way gpulint does not model
+  /// (LLaMA-Factory's use_kt keeps MoE experts on the CPU): the workload is not estimated,
+  /// and a notice says why. `unmodelled_values`: the same for particular values as written.
+  std::string unmodelled;
+  std::map<std::string, std::string> unmodelled_values;
 };
 
 struct MatchSpec {
@@ -50,8 +56,13 @@ struct MatchSpec {
 struct WorkloadSpec {
   std::string role;
   std::vector<std::string> gpus;           ///< product of these settings = GPUs it occupies
-  std::string unless;                      ///< a bool setting that makes this workload vanish
+  /// A bool setting that makes this workload vanish when true ("colocate"), or when it is the
+  /// value given ("ref_model=false": a reference policy loaded unless switched off).
+  std::string unless;
   bool primary = false;
+  /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference
+  /// policy next to each learner): it takes the primary's model, batch and sharding.
+  bool shares_process = false;
 };
 
 /// A default that holds only on some GPUs or entry points (vLLM's batch defaults).
@@ -98,9 +109,16 @@ struct FrameworkMap {
   std::vector<DefaultSpec> defaults;
   std::vector<RequirementSpec> requirements;  ///< [[requires]]
   std::vector<std::string> program_after;  ///< launcher: "--" ends its options
+  /// Launcher: words after which the program starts, the last one winning (`mason.py ... --
+  /// source setup.sh \&\& python train.py`: the command string runs in a shell).
+  std::vector<std::string> program_separators;
+  bool distributed = false;                ///< launcher: starts one process per GPU
   // Roles a generic entry point gets from words in its script name.
   std::map<std::string, std::vector<std::string>> role_words;
   std::vector<std::string> inherits;       ///< maps whose flags, keys, kwargs and defaults apply too
+  /// Config maps: the settings a file of this kind may set, unknown when a command names one
+  /// gpulint cannot read (an unread DeepSpeed JSON is not "no ZeRO").
+  std::vector<std::string> unknown_when_unread;
   bool loaded = true;                      ///< false: only the header is read (see Loaded)
   std::string text;                        ///< the TOML, kept until the map is loaded
 

@@ -12,6 +12,11 @@ bool ConditionHolds(const std::string& when, const Workload& workload) {
     auto text = workload.String(when);
     return text && !text->empty();
   }
+  // "name!=value": absent, or any other value.
+  if (when[op] == '=' && op > 0 && when[op - 1] == '!') {
+    auto value = workload.String(when.substr(0, op - 1));
+    return !value || *value != when.substr(op + 1);
+  }
   const std::string name = when.substr(0, op), operand = when.substr(op + 1);
   if (when[op] == '>') {
     auto number = workload.Number(name);
@@ -26,7 +31,7 @@ bool ValidCondition(const std::string& when, std::string* why) {
   size_t op = when.find_first_of("=>");
   if (op == std::string::npos) return true;
   double bound = 0;
-  if (op == 0) {
+  if (op == 0 || (op == 1 && when[0] == '!')) {
     *why = "names no setting before '" + std::string(1, when[0]) + "'";
     return false;
   }

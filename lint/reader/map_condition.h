@@ -9,8 +9,9 @@
 namespace gpulint {
 
 /// Whether `when` holds for `workload`: "" always; "name" when the setting is a true switch or
-/// any value but an empty string; "name=value" when it is that value; "name>number" when it is
-/// a number above it. An absent setting holds none of them.
+/// any value but an empty string; "name=value" when it is that value; "name!=value" when it is
+/// absent or another value; "name>number" when it is a number above it. An absent setting holds
+/// none of the others.
 bool ConditionHolds(const std::string& when, const Workload& workload);
 
 /// False with the reason when `when` is not one of those forms ("cp>two", "=x").

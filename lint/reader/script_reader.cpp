@@ -74,9 +74,11 @@ std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>
 }  // namespace
 
 void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
-                            const std::optional<GpuFacts>& gpu, Workload* workload) {
+                            const std::optional<GpuFacts>& gpu, Workload* workload,
+                            bool named_roles_only) {
   for (const DefaultSpec& spec : map.defaults) {
     if (workload->Find(spec.setting)) continue;
+    if (named_roles_only && spec.workloads.empty()) continue;
     if (!spec.workloads.empty() &&
         std::find(spec.workloads.begin(), spec.workloads.end(), workload->role) ==
             spec.workloads.end())
@@ -241,10 +243,21 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
     config.notes.insert(config.notes.end(), read.notes.begin(), read.notes.end());
     config.notices.insert(config.notices.end(), read.notices.begin(), read.notices.end());
     if (!read.map || read.workloads.empty()) continue;
+    for (const Workload& workload : read.workloads)
+      if (const Setting* why = workload.Find("unmodelled"))
+        config.notices.push_back(
+            {fmt::format("{}: {} is not modelled, so this {} workload's memory is not estimated",
+                         read.map->title, why->value.ToString(), workload.role),
+             why->span.valid() ? why->span : workload.command_span});
 
     // Defaults of the framework, where the script says nothing.
     for (Workload& workload : read.workloads) {
-      if (workload.shares_process_gpus) continue;
+      // A further model in the primary's process takes what it shares from the primary, and
+      // only the defaults that name its role.
+      if (workload.shares_process_gpus) {
+        ApplyFrameworkDefaults(*read.map, read.entry, gpu, &workload, /*named_roles_only=*/true);
+        continue;
+      }
       ApplyFrameworkDefaults(*read.map, read.entry, gpu, &workload);
       if (auto it = config.directives.find("model");
           it != config.directives.end() &&
@@ -255,6 +268,22 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         model.span = directive_spans["model"];
         model.origin = Origin::kDirective;
         workload.settings["model"] = model;
+      }
+      // `# gpulint: zero_stage=3` states a value the script leaves unknown or to the framework
+      // (a DeepSpeed config outside the tree); what the script writes itself still wins.
+      for (const auto& [name, declared_text] : config.directives) {
+        if (name == "model" || name == "gpu" || !IsKnownSetting(name)) continue;
+        const Setting* current = workload.Find(name);
+        if (current && current->value.kind != Value::Kind::kNone &&
+            current->origin != Origin::kFrameworkDefault)
+          continue;
+        Setting declared;
+        declared.name = name;
+        declared.value = TypedValue(name, declared_text);
+        declared.span = directive_spans[name];
+        declared.origin = Origin::kDirective;
+        declared.not_editable_reason = "declared in a '# gpulint:' comment";
+        workload.settings[name] = declared;
       }
     }
 
@@ -294,6 +323,17 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         for (const std::string& factor : spec_of->gpus) {
           auto value = workload.Number(factor);
           if (!workload.Find(factor)) continue;  // absent factors count as 1
+          // A list (GPUs per node, one entry per node) counts its sum.
+          if (const Setting* list = workload.Find(factor); list && list->value.is_list()) {
+            double sum = 0;
+            bool numbers = !list->value.list.empty();
+            for (const std::string& item : list->value.list) {
+              double n = 0;
+              numbers = numbers && ParseNumber(item, &n);
+              sum += n;
+            }
+            if (numbers) value = sum;
+          }
           if (!value) {
             gpus = 0;
             break;
@@ -344,6 +384,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   std::set<std::string> seen;
   std::vector<Unresolved> unique;
   for (const Unresolved& u : config.unresolved) {
+    if (config.directives.count(u.name) && IsKnownSetting(u.name)) continue;  // declared
     std::string key = fmt::format("{}:{}:{}", u.name, u.span.line, u.reason);
     if (seen.insert(key).second) unique.push_back(u);
   }

@@ -46,8 +46,11 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
 
 /// Fills the map's defaults that the workload does not set (GPU-dependent ones by `gpu`;
 /// `entry` is "python_call" when a Python call started it), and lists each as an assumption.
+/// `named_roles_only`: only defaults whose `workload` names the workload's role (a further
+/// model in another workload's process, which shares the rest with it).
 void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
-                            const std::optional<GpuFacts>& gpu, Workload* workload);
+                            const std::optional<GpuFacts>& gpu, Workload* workload,
+                            bool named_roles_only = false);
 
 /// A reader over the real file system (relative paths resolve from the current directory).
 std::function<bool(const std::string&, std::string*)> FileSystemReader();

@@ -32,6 +32,9 @@ TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") 
       {"nproc_per_node>2", false},
       {"fsdp>1", false},  // not a number
       {"cp>1", false},    // absent
+      {"finetuning_type!=full", true},
+      {"finetuning_type!=lora", false},
+      {"trainer_style!=megatron", true},  // absent holds
   };
   for (const auto& [when, holds] : rows) {
     INFO(when);
