@@ -1,0 +1,27 @@
+// gpulint.toml from text (ParseProjectConfig) and from a file (LoadProjectConfig).
+#include "lint/config/project_config.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/process.h"
+
+using gpulint::ProjectConfig;
+
+TEST_CASE("a file and its text parse the same", "[config]") {
+  const std::string text =
+      "gpu = \"H100-80GB\"\nheadroom = 0.1\nselect = [\"GL1\"]\nrules = [\"team.toml\"]\n"
+      "[env]\nTP = 2\n";
+  gpulint::testing::TempDir dir;
+  dir.Write("gpulint.toml", text);
+  ProjectConfig from_file, from_text;
+  std::string error;
+  REQUIRE(gpulint::LoadProjectConfig(dir.path() + "/gpulint.toml", &from_file, &error));
+  REQUIRE(gpulint::ParseProjectConfig(text, dir.path() + "/gpulint.toml", &from_text, &error));
+  CHECK(from_text.text == from_file.text);
+  CHECK(from_text.gpu == from_file.gpu);
+  CHECK(from_text.headroom == from_file.headroom);
+  CHECK(from_text.select == from_file.select);
+  CHECK(from_text.rule_packs == from_file.rule_packs);
+  CHECK(from_text.rule_packs == std::vector<std::string>{dir.path() + "/team.toml"});
+  CHECK(from_text.env == from_file.env);
+}
