@@ -25,3 +25,18 @@ TEST_CASE("a file and its text parse the same", "[config]") {
   CHECK(from_text.rule_packs == std::vector<std::string>{dir.path() + "/team.toml"});
   CHECK(from_text.env == from_file.env);
 }
+
+TEST_CASE("non-ASCII text where TOML wants whitespace is an error (found by the fuzzer)",
+          "[config]") {
+  // tests/fuzz/regressions/project_config/: toml++ 3.3.0 reached __builtin_unreachable() on
+  // code points such as U+01DF at the start of a line (lint/util/toml_impl.cpp).
+  for (const char* text : {"\xc7\x9f$", "\xc3\xa9 = 1\n",
+                           "gpu = \"x\"\n\xcf\xa9"
+                           "b"}) {
+    INFO(text);
+    ProjectConfig config;
+    std::string error;
+    CHECK_FALSE(gpulint::ParseProjectConfig(text, "/p/gpulint.toml", &config, &error));
+    CHECK(error.find("invalid TOML") != std::string::npos);
+  }
+}
