@@ -134,3 +134,20 @@ TEST_CASE("background jobs overlap what follows, and their record stays linear",
   CHECK(many.config.workloads[0].concurrent_processes.size() == 299);
   CHECK(many.config.workloads[299].concurrent_processes.size() == 256);
 }
+
+TEST_CASE("an empty double-quoted argument is an argument (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/edits/shell-empty-double-quotes: "" made no word at all, as if it
+  // were not written, so a flag took the next flag as its value; '' was right.
+  for (const char* empty : {"\"\"", "''"}) {
+    INFO(empty);
+    SourceMap sources;
+    auto read = ReadText(std::string("vllm serve m --kv-cache-dtype ") + empty +
+                             " --tensor-parallel-size 2\n",
+                         &sources);
+    REQUIRE(read.config.workloads.size() == 1);
+    const auto* tp = read.config.workloads[0].Find("tp");
+    REQUIRE(tp);
+    CHECK(tp->value.number == 2);
+  }
+}
