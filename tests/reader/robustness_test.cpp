@@ -151,3 +151,28 @@ TEST_CASE("an empty double-quoted argument is an argument (found by the fuzzer)"
     CHECK(tp->value.number == 2);
   }
 }
+
+TEST_CASE("a syntax error at the end of a script points inside it (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/note-at-end-of-text.sh: the note of an unclosed '{' pointed at
+  // one byte past the end of the file.
+  SourceMap sources;
+  auto read = ReadText("{", &sources);
+  REQUIRE_FALSE(read.config.notes.empty());
+  for (const auto& note : read.config.notes) CHECK(note.span.end() <= 1);
+}
+
+TEST_CASE("a value assembled from several places points inside the file (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/assembled-value-span-past-end.sh: the span of `o$S` took the
+  // length of the whole value, "o:wr", from the 'o' on, past the end of the script.
+  const std::string text = "S=:wr\npython x.py --model o$S";
+  SourceMap sources;
+  auto read = ReadText(text, &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  const auto* model = read.config.workloads[0].Find("model");
+  REQUIRE(model);
+  CHECK(model->value.text == "o:wr");
+  CHECK_FALSE(model->editable);
+  CHECK(model->span.end() <= text.size());
+}
