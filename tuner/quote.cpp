@@ -16,6 +16,15 @@ bool IsPlain(std::string_view value) {
   return true;
 }
 
+// A plain word YAML reads back as that very string: not a lone '-' (a sequence entry), not one
+// starting with '@' or ',' (indicators no plain scalar may start with) and not a null (found by
+// tests/fuzz/fuzz_edits: `key: -` is a list holding null).
+bool IsPlainYaml(std::string_view value) {
+  if (!IsPlain(value)) return false;
+  if (value == "-" || value[0] == '@' || value[0] == ',') return false;
+  return value != "null" && value != "Null" && value != "NULL";
+}
+
 // Escapes for a double-quoted string of JSON, YAML or Python: backslash, the quote, controls.
 std::string EscapeDoubleQuoted(std::string_view value, char quote) {
   std::string out;
@@ -56,7 +65,8 @@ std::string QuoteValue(TextKind kind, std::string_view text, size_t offset, size
   if (offset > 0 && offset + length < text.size() && text[offset - 1] == text[offset + length] &&
       (text[offset - 1] == '"' || text[offset - 1] == '\''))
     quote = text[offset - 1];
-  if (quote == 0 && IsPlain(value)) return std::string(value);
+  if (quote == 0 && (kind == TextKind::kYaml ? IsPlainYaml(value) : IsPlain(value)))
+    return std::string(value);
   switch (kind) {
     case TextKind::kShell:
       if (quote == '\'') return ShellSingleQuoted(value);

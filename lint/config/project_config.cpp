@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include <toml++/toml.h>
 #include <filesystem>
@@ -84,11 +85,20 @@ std::string FindProjectConfig(const std::string& start_dir) {
 }
 
 bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::string* error) {
-  config->path = path;
-  if (ReadStatus status = ReadRegularFile(path, &config->text); status != ReadStatus::kOk) {
+  std::string text;
+  if (ReadStatus status = ReadRegularFile(path, &text); status != ReadStatus::kOk) {
+    config->path = path;
+    config->text = std::move(text);
     *error = fmt::format("configuration {} {}", path, ReadStatusText(status));
     return false;
   }
+  return ParseProjectConfig(std::move(text), path, config, error);
+}
+
+bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectConfig* config,
+                        std::string* error) {
+  config->path = path;
+  config->text = std::move(file_text);
   toml::table document;
   try {
     document = toml::parse(config->text, path);

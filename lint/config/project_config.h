@@ -38,4 +38,9 @@ std::string FindProjectConfig(const std::string& start_dir);
 /// invalid TOML, a value of the wrong type) returns false with `error` as "what: file:line:col".
 bool LoadProjectConfig(const std::string& path, ProjectConfig* config, std::string* error);
 
+/// The same for text already read (`path` names it in errors, decides whether it is a
+/// pyproject.toml, and anchors relative paths); needs no file system (tests, the fuzzer).
+bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectConfig* config,
+                        std::string* error);
+
 }  // namespace gpulint

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "lint/reader/python_escape.h"
+
 namespace gpulint {
 namespace {
 
@@ -95,10 +97,10 @@ std::vector<PyToken> Tokenize(std::string_view src,
       std::string value;
       while (j < src.size()) {
         if (src[j] == '\\' && !raw && j + 1 < src.size()) {
-          char e = src[j + 1];
-          value += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+          // Decoded as Python does: "\r", "\u00e9" and "C:\data" were read as "r", "u00e9"
+          // and "C:data" (found by tests/fuzz/fuzz_edits).
+          j = DecodePythonEscape(src, j, &value);
           token.exact = false;
-          j += 2;
           continue;
         }
         if (triple ? src.substr(j, 3) == std::string(3, quote) : src[j] == quote) break;
@@ -278,7 +280,11 @@ class Reader {
         keywords->push_back({key, ReadValue(depth + 1)});
         continue;
       }
+      size_t before = pos_;
       positional->push_back(ReadValue(depth + 1));
+      // A token no value starts with (`f(}`) is skipped: the loop pushed values without end
+      // until memory ran out (found by tests/fuzz/fuzz_python).
+      if (pos_ == before) ++pos_;
     }
     if (Tok().text == ")") ++pos_;
   }

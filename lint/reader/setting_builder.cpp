@@ -1,5 +1,7 @@
 #include "lint/reader/setting_builder.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "lint/core/setting_types.h"
@@ -73,7 +75,12 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
     setting.span = sources.Span(file, offset, length);
     setting.editable = true;
   } else if (auto start = value->Start()) {
-    setting.span = sources.Span(start->first, start->second, value->Str().size());
+    // Where the value starts, as long as it is, but never past the end of that file: `o$S` at
+    // a script's end with S=:wr pointed 4 bytes from the 'o' (found by tests/fuzz/fuzz_shell).
+    const size_t size = sources.text(start->first).size();
+    const size_t room = start->second < size ? size - start->second : 0;
+    setting.span =
+        sources.Span(start->first, start->second, std::min(value->Str().size(), room));
     setting.not_editable_reason = "the value is assembled from several places";
   } else {
     setting.not_editable_reason = "the value is not written in a linted file (--env)";

@@ -144,7 +144,11 @@ class Evaluator {
 
   void Note(int file, size_t offset, std::string message,
             ReaderNote::Level level = ReaderNote::Level::kWarning) {
-    out_.notes.push_back({level, std::move(message), sources_.Span(file, offset, 1)});
+    // A syntax error at the end of the text (an unclosed '{') points at no character: a span
+    // of one byte there would run past the file (found by tests/fuzz/fuzz_shell).
+    size_t length =
+        file >= 0 && file < sources_.size() && offset < sources_.text(file).size() ? 1 : 0;
+    out_.notes.push_back({level, std::move(message), sources_.Span(file, offset, length)});
   }
 
   // `shared`: a file that other scripts may run too, parsed through the shared cache.

@@ -324,7 +324,16 @@ class Lexer {
       if (c == '"') {
         Flush(run, parts, false);
         size_t open = pos_++;
+        size_t before = parts->size();
         ReadDoubleQuotedParts(parts, '"', depth);
+        // "" is an empty argument, as '' is: without a part the word vanished, and a flag took
+        // the next word as its value (found by tests/fuzz/fuzz_edits).
+        if (parts->size() == before) {
+          WordPart empty;
+          empty.offset = open + 1;
+          empty.quoted = true;
+          parts->push_back(std::move(empty));
+        }
         if (pos_ < text_.size()) {
           ++pos_;
         } else {

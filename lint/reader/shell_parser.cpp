@@ -427,6 +427,13 @@ class Parser {
     node->kind = Node::Kind::kFunction;
     node->offset = Current().offset;
     if (keyword_form) ++pos_;  // function
+    // `function` last in the text has no name: reading on went past the end token (a heap
+    // overflow, found by tests/fuzz/fuzz_edits).
+    if (AtEnd()) {
+      Report("function has no name", node->offset);
+      node->children.push_back(std::make_unique<Node>());
+      return node;
+    }
     Current().word.IsLiteral(&node->name);
     ++pos_;
     if (IsOp("(") && pos_ + 1 < tokens_.size() && tokens_[pos_ + 1].op == ")") pos_ += 2;

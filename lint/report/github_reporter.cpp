@@ -56,11 +56,14 @@ std::string RenderGithub(const ReportInput& input) {
   std::string out;
   for (const ReportFile& file : input.files)
     for (const Finding& f : file.findings)
+      // The rule's id and name are escaped like its message: a finding holds whatever text a
+      // rule pack gave it (tests/fuzz/fuzz_reporters).
       out += fmt::format("::{} file={},line={},endLine={},col={},endColumn={},title={}::{}\n",
                          Command(f.severity), EscapeProperty(Printable(f.span.path)), f.span.line,
                          f.span.line, f.span.col,
                          f.span.col + static_cast<int>(std::max<size_t>(f.span.length, 1)),
-                         EscapeProperty(f.rule + " " + f.name), EscapeData(Printable(f.message)));
+                         EscapeProperty(Printable(f.rule + " " + f.name)),
+                         EscapeData(Printable(f.message)));
   return out;
 }
 

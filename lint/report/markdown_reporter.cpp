@@ -81,8 +81,9 @@ std::string RenderMarkdown(const ReportInput& input) {
     if (file.findings.empty()) continue;
     out += fmt::format("#### `{}`\n\n", Inline(file.path));
     for (const Finding& f : file.findings) {
-      out += fmt::format("- {} [{} {}]({}) line {}: {}\n", Badge(f.severity), f.rule, f.name,
-                         f.url, f.span.line, Inline(f.message));
+      // Every text through Inline, the rule's id, name and link too (tests/fuzz/fuzz_reporters).
+      out += fmt::format("- {} [{} {}]({}) line {}: {}\n", Badge(f.severity), Inline(f.rule),
+                         Inline(f.name), Inline(f.url), f.span.line, Inline(f.message));
       for (const Fix& fix : f.fixes) {
         out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (changes how the job runs)",
                            Inline(fix.description));

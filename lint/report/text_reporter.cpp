@@ -23,8 +23,9 @@ const char* SeverityColor(Severity severity) {
 std::string Header(const Finding& f, bool color) {
   std::string severity = SeverityName(f.severity);
   if (color) severity = std::string(SeverityColor(f.severity)) + severity + "\x1b[0m";
+  // The rule's id and name are made printable like the message (tests/fuzz/fuzz_reporters).
   return fmt::format("{}:{}:{}: {}[{} {}] {}", Printable(f.span.path), f.span.line, f.span.col,
-                     severity, f.rule, f.name, Printable(f.message));
+                     severity, Printable(f.rule), Printable(f.name), Printable(f.message));
 }
 
 std::string Summary(const ReportInput& input) {

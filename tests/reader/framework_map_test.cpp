@@ -50,8 +50,8 @@ TEST_CASE("an heir map gets its parent's flags and keeps its own", "[reader][map
 
 TEST_CASE("loading a map while its [[match]] list is being walked keeps the list alive",
           "[reader][maps]") {
-  // Found by the fuzzer (tests/fuzz/regressions/wrapper-loads-map-while-matching.sh): a wrapper
-  // map loaded in the middle of matching its own patterns must not move them.
+  // Found by the fuzzer (tests/fuzz/regressions/shell/wrapper-loads-map-while-matching.sh): a
+  // wrapper map loaded in the middle of matching its own patterns must not move them.
   FrameworkMaps fresh;
   SourceMap sources;
   ReadOptions options;

@@ -96,8 +96,8 @@ TEST_CASE("nested loops are bounded", "[reader][robust]") {
 
 TEST_CASE("a command with several further models keeps each (found by the fuzzer)",
           "[reader][robustness]") {
-  // tests/fuzz/regressions/two-further-models.sh: the second further model used to read the
-  // primary workload through a reference the first one's insertion had moved.
+  // tests/fuzz/regressions/shell/two-further-models.sh: the second further model used to read
+  // the primary workload through a reference the first one's insertion had moved.
   gpulint::SourceMap sources;
   auto read = gpulint::testing::ReadText(
       "accelerate launch src/main.py --model Qwen/Qwen2.5-7B-Instruct --batch-size 4 "
@@ -122,9 +122,9 @@ TEST_CASE("background jobs overlap what follows, and their record stays linear",
   CHECK(small.config.workloads[0].concurrent_processes == std::vector<int>{1});
   CHECK(small.config.workloads[1].concurrent_processes == std::vector<int>{0});
   CHECK(small.config.workloads[2].concurrent_processes.empty());
-  // 300 jobs at once (tests/fuzz/regressions/many-background-jobs.sh made loops of them): each
-  // command used to copy every live job, quadratic in the script. Past 256 live jobs the later
-  // ones are not tracked, and the reader says so.
+  // 300 jobs at once (tests/fuzz/regressions/shell/many-background-jobs.sh made loops of them):
+  // each command used to copy every live job, quadratic in the script. Past 256 live jobs the
+  // later ones are not tracked, and the reader says so.
   std::string text;
   for (int i = 0; i < 300; ++i) text += "vllm serve m &\n";
   SourceMap many_sources;
@@ -133,4 +133,53 @@ TEST_CASE("background jobs overlap what follows, and their record stays linear",
   CHECK(HasNote(many.config, "more than 256 background jobs"));
   CHECK(many.config.workloads[0].concurrent_processes.size() == 299);
   CHECK(many.config.workloads[299].concurrent_processes.size() == 256);
+}
+
+TEST_CASE("an empty double-quoted argument is an argument (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/edits/shell-empty-double-quotes: "" made no word at all, as if it
+  // were not written, so a flag took the next flag as its value; '' was right.
+  for (const char* empty : {"\"\"", "''"}) {
+    INFO(empty);
+    SourceMap sources;
+    auto read = ReadText(std::string("vllm serve m --kv-cache-dtype ") + empty +
+                             " --tensor-parallel-size 2\n",
+                         &sources);
+    REQUIRE(read.config.workloads.size() == 1);
+    const auto* tp = read.config.workloads[0].Find("tp");
+    REQUIRE(tp);
+    CHECK(tp->value.number == 2);
+  }
+}
+
+TEST_CASE("a syntax error at the end of a script points inside it (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/note-at-end-of-text.sh: the note of an unclosed '{' pointed at
+  // one byte past the end of the file.
+  SourceMap sources;
+  auto read = ReadText("{", &sources);
+  REQUIRE_FALSE(read.config.notes.empty());
+  for (const auto& note : read.config.notes) CHECK(note.span.end() <= 1);
+}
+
+TEST_CASE("a value assembled from several places points inside the file (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/assembled-value-span-past-end.sh: the span of `o$S` took the
+  // length of the whole value, "o:wr", from the 'o' on, past the end of the script.
+  const std::string text = "S=:wr\npython x.py --model o$S";
+  SourceMap sources;
+  auto read = ReadText(text, &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  const auto* model = read.config.workloads[0].Find("model");
+  REQUIRE(model);
+  CHECK(model->value.text == "o:wr");
+  CHECK_FALSE(model->editable);
+  CHECK(model->span.end() <= text.size());
+}
+
+TEST_CASE("'function' last in a script is a note (found by the fuzzer)", "[reader][robust]") {
+  // tests/fuzz/regressions/shell/function-keyword-at-end.sh: the parser read past the end of
+  // its tokens looking for the function's name.
+  SourceMap sources;
+  CHECK(HasNote(ReadText("function", &sources).config, "function has no name"));
 }

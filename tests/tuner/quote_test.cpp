@@ -35,3 +35,14 @@ TEST_CASE("YAML, JSON and Python get their own quoting", "[tuner][quote]") {
   CHECK(KindOfFile("ds.json") == TextKind::kJson);
   CHECK(KindOfFile("train.sh") == TextKind::kShell);
 }
+
+TEST_CASE("YAML quotes a plain word it would not read back (found by the fuzzer)",
+          "[tuner][quote]") {
+  // tests/fuzz/regressions/edits/yaml-lone-dash-is-a-list: `key: -` is a list holding null.
+  CHECK(QuoteValue(TextKind::kYaml, "", 0, 0, "-") == "\"-\"");
+  CHECK(QuoteValue(TextKind::kYaml, "", 0, 0, "@x") == "\"@x\"");
+  CHECK(QuoteValue(TextKind::kYaml, "", 0, 0, ",x") == "\",x\"");
+  CHECK(QuoteValue(TextKind::kYaml, "", 0, 0, "null") == "\"null\"");
+  CHECK(QuoteValue(TextKind::kYaml, "", 0, 0, "-1") == "-1");
+  CHECK(QuoteValue(TextKind::kShell, "", 0, 0, "-") == "-");
+}

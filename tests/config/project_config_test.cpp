@@ -1,0 +1,42 @@
+// gpulint.toml from text (ParseProjectConfig) and from a file (LoadProjectConfig).
+#include "lint/config/project_config.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/process.h"
+
+using gpulint::ProjectConfig;
+
+TEST_CASE("a file and its text parse the same", "[config]") {
+  const std::string text =
+      "gpu = \"H100-80GB\"\nheadroom = 0.1\nselect = [\"GL1\"]\nrules = [\"team.toml\"]\n"
+      "[env]\nTP = 2\n";
+  gpulint::testing::TempDir dir;
+  dir.Write("gpulint.toml", text);
+  ProjectConfig from_file, from_text;
+  std::string error;
+  REQUIRE(gpulint::LoadProjectConfig(dir.path() + "/gpulint.toml", &from_file, &error));
+  REQUIRE(gpulint::ParseProjectConfig(text, dir.path() + "/gpulint.toml", &from_text, &error));
+  CHECK(from_text.text == from_file.text);
+  CHECK(from_text.gpu == from_file.gpu);
+  CHECK(from_text.headroom == from_file.headroom);
+  CHECK(from_text.select == from_file.select);
+  CHECK(from_text.rule_packs == from_file.rule_packs);
+  CHECK(from_text.rule_packs == std::vector<std::string>{dir.path() + "/team.toml"});
+  CHECK(from_text.env == from_file.env);
+}
+
+TEST_CASE("non-ASCII text where TOML wants whitespace is an error (found by the fuzzer)",
+          "[config]") {
+  // tests/fuzz/regressions/project_config/: toml++ 3.3.0 reached __builtin_unreachable() on
+  // code points such as U+01DF at the start of a line (lint/util/toml_impl.cpp).
+  for (const char* text : {"\xc7\x9f$", "\xc3\xa9 = 1\n",
+                           "gpu = \"x\"\n\xcf\xa9"
+                           "b"}) {
+    INFO(text);
+    ProjectConfig config;
+    std::string error;
+    CHECK_FALSE(gpulint::ParseProjectConfig(text, "/p/gpulint.toml", &config, &error));
+    CHECK(error.find("invalid TOML") != std::string::npos);
+  }
+}

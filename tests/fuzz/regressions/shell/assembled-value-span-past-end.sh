@@ -1,0 +1,2 @@
+S=:wr
+.py --model o$S
