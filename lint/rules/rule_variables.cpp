@@ -34,6 +34,23 @@ ExprValue FromValue(const Value& value) {
 
 ExprValue Gib(double bytes) { return ExprValue::Number(est::BytesToGib(bytes)); }
 
+// The catalog's uncertain_fields name a field first ("max_position_embeddings",
+// "num_key_value_heads absent: ...", "layer_types (config default)"), or say that the whole
+// entry was copied from a sibling ("every value: as recorded for ...", "all keys: from the
+// base model's file"). A copy keeps the shape (post-training does not change it) but not the
+// context length, which long-context stages extend.
+bool UncertainField(const ModelEntry& model, std::string_view field) {
+  const std::string key(field == "num_layers" ? "num_hidden_layers" : field);
+  for (const std::string& note : model.uncertain_fields) {
+    if (note.rfind(key, 0) == 0 &&
+        (note.size() == key.size() || note[key.size()] == ' ' || note[key.size()] == '('))
+      return true;
+    const bool copied = note.rfind("every value", 0) == 0 || note.rfind("all keys", 0) == 0;
+    if (copied && key == "max_position_embeddings") return true;
+  }
+  return false;
+}
+
 ExprValue GpuValue(const std::optional<est::GpuSpec>& gpu, std::string_view field) {
   if (!gpu) return ExprValue::Missing();
   if (field == "name") return ExprValue::String(gpu->name);
@@ -210,6 +227,9 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
     }
     if (space == "model") {
       if (!e.model) return ExprValue::Missing();
+      // A value the catalog marks uncertain (read from a copy, or assumed where config.json
+      // is silent) is not judged: the estimate uses it, a rule does not fire on it.
+      if (UncertainField(*e.model, field)) return ExprValue::Missing();
       const est::ModelArch& m = e.model->arch;
       if (field == "name") return ExprValue::String(e.model->hf_id);
       if (field == "model_type") return ExprValue::String(m.model_type);
