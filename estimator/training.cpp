@@ -193,6 +193,13 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     case LossPath::kInplace:
       forward_logit_bytes = backward_logit_bytes = in.loss_entropy ? 3 * c : c;
       break;
+    case LossPath::kScaledGather:
+      // logits / temperature is a second tensor; the compiled log_softmax + gather keeps no
+      // log-probabilities, but its backward writes a gradient beside both.
+      forward_logit_bytes = 2 * c;
+      backward_logit_bytes = 3 * c;
+      if (in.loss_entropy) forward_logit_bytes = backward_logit_bytes = 4 * c;
+      break;
     case LossPath::kFused:
       break;
   }

@@ -33,6 +33,7 @@ enum class LossPath {
   kUpcast,         ///< HF ForCausalLMLoss: fp32 copy and log_softmax (c + 8 in forward, 12 back)
   kVocabParallel,  ///< Megatron: 16-bit logits and one fp32 softmax (c + 4)
   kInplace,        ///< verl: 16-bit logits, a fused cross-entropy writing its gradient in place (c)
+  kScaledGather,   ///< 16-bit logits, a temperature-scaled copy, compiled log_softmax+gather (2c, 3c)
   kFused,          ///< no full logits tensor (Liger, chunked cross-entropy)
 };
 

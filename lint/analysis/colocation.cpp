@@ -32,7 +32,10 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
     std::map<int, ProcessOnDevice> per_process;
     for (const auto& [process, workloads] : processes) {
       ProcessOnDevice p;
-      double phase_train = 0, phase_rollout = 0, persistent = 0;
+      double phase_train = 0, phase_rollout = 0, persistent = 0, train_context = 0;
+      // Workloads living in the trainer's process (a reference policy): their weights stay, and
+      // their forward runs between the trainer's steps, beside its persistent state only.
+      double shared_held = 0, shared_transient = 0;
       bool colocated = false;
       for (int index : workloads) {
         load.workloads.push_back(index);
@@ -41,11 +44,16 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
         const Workload& w = config.workloads[static_cast<size_t>(index)];
         ++p.live_workloads;
         if (w.shares_process_gpus) {
-          p.bytes += e.breakdown->torch_reserved;  // same process: no second context
+          // Same process: no second CUDA context.
+          const double held = std::min(e.persistent_bytes, e.breakdown->torch_reserved);
+          shared_held += held;
+          shared_transient = std::max(shared_transient, e.breakdown->torch_reserved - held);
         } else if (w.role == "rollout") {
           phase_rollout = std::max(phase_rollout, e.breakdown->total);
           colocated = true;
         } else {
+          if (e.breakdown->total > phase_train)
+            train_context = e.breakdown->total - e.breakdown->torch_reserved;
           phase_train = std::max(phase_train, e.breakdown->total);
           persistent = std::max(persistent, e.persistent_bytes);
         }
@@ -58,7 +66,10 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
         if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
       }
       double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
-      p.bytes += std::max(phase_train, rollout_phase);
+      double turns = std::max(phase_train, rollout_phase);
+      if (shared_transient > 0)
+        turns = std::max(turns, train_context + persistent + shared_transient);
+      p.bytes += shared_held + turns;
       if (colocated && phase_train > 0) p.live_workloads = std::max(p.live_workloads, 2);
       per_process[process] = p;
     }

@@ -164,10 +164,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // How the trainer lays out state: a trait of the framework (its map's trainer_style).
   const std::string style = s.String("trainer_style").value_or("plain");
   // A model loaded in 16 bits and trained with the bf16 flag keeps everything in 16 bits (the
-  // HF Trainer does not upcast a bf16 model); Megatron keeps fp32 master weights regardless.
+  // HF Trainer does not upcast a bf16 model); Megatron and DeepSpeed keep fp32 master weights
+  // regardless (DeepSpeed's bf16 optimizers hold an fp32 copy of every partition).
   if (auto loaded = s.String("model_dtype");
       loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
-      in.precision == est::Precision::kAmpBf16 && style != "megatron")
+      in.precision == est::Precision::kAmpBf16 && style != "megatron" && !w.Find("zero_stage"))
     in.precision = est::Precision::kBf16;
   std::string optimizer = s.StringOr("optimizer", "adamw", "the common default");
   if (!est::ParseOptimizer(optimizer, &in.optimizer)) {
@@ -239,6 +240,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                                                                              : "upcast");
   in.loss_path = loss == "vocab-parallel" ? est::LossPath::kVocabParallel
                  : loss == "inplace"      ? est::LossPath::kInplace
+                 : loss == "scaled-gather" ? est::LossPath::kScaledGather
                  : loss == "fused"        ? est::LossPath::kFused
                                           : est::LossPath::kUpcast;
   if (s.BoolOr("fused_ce", false)) in.loss_path = est::LossPath::kFused;
@@ -432,6 +434,13 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
   // leaves it out (ktransformers' CPU experts priced as GPU weights made a false error).
   if (auto reason = workload.String("unmodelled")) {
     out.skipped = fmt::format("gpulint does not model {}", *reason);
+    return out;
+  }
+
+  // A job launched with no GPU (mason.py --gpus 0 for a merge or a data step) holds no GPU
+  // memory: nothing to estimate, and nothing wrong.
+  if (auto per_node = workload.Number("gpus_per_node"); per_node && *per_node == 0) {
+    out.skipped = "the job asks for no GPU (gpus_per_node = 0): it runs on the CPU";
     return out;
   }
 

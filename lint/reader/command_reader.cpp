@@ -177,6 +177,9 @@ class CommandReader::Impl {
                    IsPythonExecutable(texts_[at]) &&
                    Basename(texts_[at + 1]) == match.python_script) {
           start = at + 2;  // a launcher that is itself a Python script (mason.py)
+        } else if (!match.python_script.empty() && EndsWith(texts_[at], ".py") &&
+                   Basename(texts_[at]) == match.python_script) {
+          start = at + 1;  // the script run directly: `uv run mason.py`, `./mason.py`
         } else {
           continue;
         }

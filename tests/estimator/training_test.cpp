@@ -207,6 +207,31 @@ TEST_CASE("a large vocabulary peaks at the loss, checkpointing moves the peak to
   CHECK(c.gradients == 80);
 }
 
+TEST_CASE("each loss path keeps its own bytes per logit", "[estimator][training]") {
+  // The case above (bf16, 1024 tokens, vocabulary 100: 102400 logits, peak at the loss in
+  // backward) with each way of reading the logits: bytes per logit in backward.
+  ModelArch m = Tiny();
+  m.vocab_size = 100;
+  TrainingInput in = TinyInput(m);
+  in.precision = Precision::kBf16;
+  in.seq_len = 1024;
+  const double logit_count = 1024 * 100;
+  auto logits = [&](LossPath path, bool entropy) {
+    TrainingInput with = in;
+    with.loss_path = path;
+    with.loss_entropy = entropy;
+    return EstimateTraining(with).logits;
+  };
+  CHECK(logits(LossPath::kUpcast, false) == 12 * logit_count);        // fp32 copy, log-softmax
+  CHECK(logits(LossPath::kVocabParallel, false) == 6 * logit_count);  // c + one fp32 softmax
+  CHECK(logits(LossPath::kScaledGather, false) == 6 * logit_count);   // logits, scaled, grad
+  CHECK(logits(LossPath::kScaledGather, true) == 8 * logit_count);    // and the entropy's
+  CHECK(logits(LossPath::kInplace, false) == 2 * logit_count);        // gradient in place
+  CHECK(logits(LossPath::kInplace, true) == 6 * logit_count);
+  // No full logits tensor: the peak moves off the loss.
+  CHECK(logits(LossPath::kFused, false) == 0);
+}
+
 TEST_CASE("the loss in forward holds autocast's whole weight cache", "[estimator][training]") {
   ModelArch m = Tiny();
   m.vocab_size = 40;  // embedding and head of 160 each, 288 in the layers

@@ -1,0 +1,66 @@
+// Memory per GPU when workloads share it, on hand-set estimates (GiB as plain numbers).
+#include "lint/analysis/colocation.h"
+
+#include <catch2/catch.hpp>
+
+using namespace gpulint;
+
+namespace {
+
+Workload On(const std::string& role, int process, bool shares_process = false) {
+  Workload w;
+  w.role = role;
+  w.process = process;
+  w.devices = {0};
+  w.shares_process_gpus = shares_process;
+  return w;
+}
+
+WorkloadEstimate Estimate(double total, double reserved, double persistent) {
+  WorkloadEstimate e;
+  e.breakdown.emplace();
+  e.breakdown->total = total;
+  e.breakdown->torch_reserved = reserved;
+  e.persistent_bytes = persistent;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("a reference policy in the trainer's process adds its weights at the trainer's peak",
+          "[analysis][colocation]") {
+  // Trainer: peak 60 (context 2, reserved 58), holding 40 between steps. Reference: weights 8,
+  // its forward reserves 30 in all (22 transient).
+  RunConfig config;
+  config.workloads = {On("train", 0), On("reference", 0, true)};
+  std::vector<WorkloadEstimate> estimates = {Estimate(60, 58, 40), Estimate(31, 30, 8)};
+  auto loads = ComputeDeviceLoads(config, estimates);
+  REQUIRE(loads.size() == 1);
+  // max(trainer's peak 60, context 2 + held 40 + the reference's transient 22 = 64) + 8.
+  CHECK(loads[0].bytes == 72);
+  CHECK(loads[0].shared);
+
+  // A small reference forward never coincides with the trainer's peak: 60 + its weights.
+  estimates[1] = Estimate(11, 10, 8);
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 68);
+}
+
+TEST_CASE("two processes at the same time add up, one after the other do not",
+          "[analysis][colocation]") {
+  RunConfig config;
+  config.workloads = {On("serve", 0), On("serve", 1)};
+  std::vector<WorkloadEstimate> estimates = {Estimate(30, 28, 0), Estimate(20, 18, 0)};
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 30);
+  config.workloads[0].concurrent_processes = {1};
+  config.workloads[1].concurrent_processes = {0};
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 50);
+}
+
+TEST_CASE("a colocated rollout engine alternates with the trainer, whose state stays",
+          "[analysis][colocation]") {
+  RunConfig config;
+  config.workloads = {On("train", 0), On("rollout", 0)};
+  // Trainer peak 50, holding 30; engine 45: the rollout phase holds 45 + 30.
+  std::vector<WorkloadEstimate> estimates = {Estimate(50, 48, 30), Estimate(45, 43, 0)};
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 75);
+}
