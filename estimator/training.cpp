@@ -200,6 +200,24 @@ Breakdown EstimateTraining(const TrainingInput& in) {
       backward_logit_bytes = 3 * c;
       if (in.loss_entropy) forward_logit_bytes = backward_logit_bytes = 4 * c;
       break;
+    case LossPath::kOutputChunked: {
+      // torchtune's CEWithChunkedOutputLoss: F.cross_entropy(chunk.float()) per chunk keeps
+      // each chunk's fp32 log-softmax (4 bytes per logit in all) beside the 16-bit chunks and
+      // one chunk's fp32 copy; the recipe drops the 16-bit logits before backward
+      // (lora_finetune_single_device.py: del outputs), which then holds one chunk's gradients.
+      const double chunks = std::max(in.loss_chunks, 1);
+      forward_logit_bytes = c + 4 + 4 / chunks;
+      backward_logit_bytes = 4 + (c + 4) / chunks;
+      break;
+    }
+    case LossPath::kLinearChunked: {
+      // torchtune's LinearCrossEntropyLoss: the projection runs inside the loss, per chunk; the
+      // fp32 log-softmax of every chunk is kept, the chunk's 16-bit logits and fp32 copy live
+      // only while it runs.
+      const double chunks = std::max(in.loss_chunks, 1);
+      forward_logit_bytes = backward_logit_bytes = 4 + (c + 4) / chunks;
+      break;
+    }
     case LossPath::kFused:
       break;
   }

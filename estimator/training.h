@@ -34,6 +34,8 @@ enum class LossPath {
   kVocabParallel,  ///< Megatron: 16-bit logits and one fp32 softmax (c + 4)
   kInplace,        ///< verl: 16-bit logits, a fused cross-entropy writing its gradient in place (c)
   kScaledGather,   ///< 16-bit logits, a temperature-scaled copy, compiled log_softmax+gather (2c, 3c)
+  kOutputChunked,  ///< logits in n chunks, each upcast alone; the fp32 log-softmax of all is kept
+  kLinearChunked,  ///< the output projection and the loss run chunk by chunk: no full logits
   kFused,          ///< no full logits tensor (Liger, chunked cross-entropy)
 };
 
@@ -67,6 +69,7 @@ struct TrainingInput {
   bool sequence_parallel = false;
   AttentionKind attention = AttentionKind::kFlash;
   LossPath loss_path = LossPath::kUpcast;
+  int loss_chunks = 8;  ///< chunks of the chunked paths (torchtune's num_output_chunks)
   /// The loss also takes the entropy of every logit (RL with an entropy bonus): a softmax and
   /// its product beside the logits, and no in-place gradient.
   bool loss_entropy = false;

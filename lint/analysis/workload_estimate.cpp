@@ -123,6 +123,30 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
   return quant;
 }
 
+// No sequence length anywhere: the data decides. A verdict that holds at any length stands (the
+// model's state alone does not fit); one that flips with the length is not judged, and the
+// estimate says up to which length the job fits.
+void JudgeDataLength(const est::TrainingInput& in, const est::Breakdown& assumed,
+                     WorkloadEstimate* out, bool explain) {
+  if (assumed.total <= out->usable_bytes) return;
+  est::TrainingInput probe = in;
+  probe.explain = false;
+  probe.seq_len = 1;
+  if (est::EstimateTraining(probe).total > out->usable_bytes) return;
+  out->unknown_inputs.emplace_back("max_seq_len");
+  if (!explain) return;
+  double fits = 1, fails = in.seq_len;
+  while (fails - fits > 1) {
+    probe.seq_len = std::floor((fits + fails) / 2);
+    (est::EstimateTraining(probe).total <= out->usable_bytes ? fits : fails) = probe.seq_len;
+  }
+  out->undecided = fmt::format(
+      "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
+      "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: max_seq_len=N "
+      "directive) to have it judged",
+      fits, in.seq_len, est::BytesToGib(assumed.total));
+}
+
 est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
                                         const est::Quantization& name_quant,
                                         const est::GpuSpec& gpu, WorkloadEstimate* out,
@@ -148,6 +172,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   } else {
     in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
   }
+  const bool length_from_data = !w.Find("max_seq_len") && !(rl && s.Number("max_response_len"));
   if (s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu")) {
     in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
     in.micro_batch = 1;
@@ -241,9 +266,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.loss_path = loss == "vocab-parallel" ? est::LossPath::kVocabParallel
                  : loss == "inplace"      ? est::LossPath::kInplace
                  : loss == "scaled-gather" ? est::LossPath::kScaledGather
+                 : loss == "output-chunked" ? est::LossPath::kOutputChunked
+                 : loss == "linear-chunked" ? est::LossPath::kLinearChunked
                  : loss == "fused"        ? est::LossPath::kFused
                                           : est::LossPath::kUpcast;
   if (s.BoolOr("fused_ce", false)) in.loss_path = est::LossPath::kFused;
+  in.loss_chunks = static_cast<int>(s.Number("loss_chunks").value_or(8));
   in.loss_entropy = s.Number("entropy_coeff").value_or(0) != 0;
 
   // LoRA / QLoRA.
@@ -284,6 +312,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     out->assumptions.push_back(
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
+  if (length_from_data && !(s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu")))
+    JudgeDataLength(in, breakdown, out, explain);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;

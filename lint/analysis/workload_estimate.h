@@ -38,6 +38,9 @@ struct WorkloadEstimate {
   std::string engine;                       ///< vllm | sglang | hf for serving
   double max_model_len = 0;                 ///< serving: the context the engine is set up for
   double persistent_bytes = 0;              ///< training: memory held between steps (colocation)
+  /// Why the verdict is left open although there is an estimate: it flips with a value the
+  /// script leaves to the data (the sequence length), and that value is in unknown_inputs.
+  std::string undecided;
 };
 
 /// The GPU a file's workloads run on: --gpu, a directive or SBATCH, gpulint.toml.

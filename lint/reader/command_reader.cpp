@@ -415,6 +415,31 @@ class CommandReader::Impl {
     }
   }
 
+  // A config the framework ships under a name (torchtune's `--config qwen2_5/7B_lora`): its
+  // values are known, but live in the framework, not the script. They point at the name, and
+  // the tuner does not rewrite them there.
+  void ApplyBuiltin(const FrameworkMap& map, const std::string& name, const BuiltinConfig& builtin,
+                    const Text& name_text, std::vector<Pending>* pending) {
+    const SourceSpan span = SpanOf(name_text);
+    for (const auto& [key, raw] : builtin.values) {
+      auto it = map.keys.find(key);
+      if (it == map.keys.end() || !it->second.config_map.empty()) continue;
+      int file = -1;
+      if (auto start = name_text.Start()) file = start->first;
+      Text value = Text::Literal(raw, file, 0, 0, /*exact=*/false, /*quoted=*/false);
+      auto built = BuildSetting(it->second, &value, false, span, /*config=*/true, r_.sources_);
+      if (!built) continue;
+      Setting setting = built->setting;
+      setting.span = span;
+      setting.origin = Origin::kConfigFile;
+      setting.via = fmt::format("built-in config {} ({})", name, builtin.source);
+      setting.editable = false;
+      setting.not_editable_reason =
+          fmt::format("set by the built-in config {}: override it after the recipe", name);
+      pending->push_back({it->second.workloads, std::move(setting)});
+    }
+  }
+
   void ReadConfigFile(const Text& path_text, const std::string& map_name,
                       std::vector<Pending>* pending, int depth = 0) {
     const FrameworkMap* map = r_.maps_.Find(map_name);
@@ -426,6 +451,10 @@ class CommandReader::Impl {
     std::string path = path_text.Str(), resolved, text;
     int file = -1;
     if (!FindFile(path, &resolved, &text, &file)) {
+      if (const BuiltinConfig* builtin = r_.maps_.FindBuiltin(map_name, path)) {
+        ApplyBuiltin(*map, path, *builtin, path_text, pending);
+        return;
+      }
       out_.notes.push_back({ReaderNote::Level::kInfo,
                             fmt::format("config file '{}' is not in the linted tree; its settings "
                                         "are unknown",

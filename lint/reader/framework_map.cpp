@@ -134,6 +134,23 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->distributed = (*header)["distributed"].value_or(false);
   map->inherits = TomlStrings(header->get("inherits"));
   map->unknown_when_unread = TomlStrings(header->get("unknown_when_unread"));
+  map->builtins_for = TomlStrings(header->get("builtins_for"));
+  if (const toml::array* builtins = root["builtin"].as_array()) {
+    for (const toml::node& node : *builtins) {
+      const toml::table* b = node.as_table();
+      const toml::table* values = b ? (*b)["values"].as_table() : nullptr;
+      std::string name = b ? (*b)["name"].value_or(std::string()) : std::string();
+      if (!values || name.empty()) {
+        *error = fmt::format("each [[builtin]] needs a name and a values table: {}",
+                             Where(where, node));
+        return false;
+      }
+      BuiltinConfig config;
+      config.source = (*b)["source"].value_or(std::string());
+      for (const auto& [key, value] : *values) config.values.emplace_back(key.str(), AsText(value));
+      map->builtins[name] = std::move(config);
+    }
+  }
   if (const toml::array* matches = root["match"].as_array()) {
     for (const toml::node& node : *matches) {
       if (!node.is_table()) {
@@ -245,11 +262,13 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
 namespace {
 
 // The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults],
-// [role_words] or [[requires]] table (the files put those last; rules/frameworks/README.md).
+// [role_words], [[requires]] or [[builtin]] table (the files put those last;
+// rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
   for (const char* section :
-       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]", "\n[[requires]]"})
+       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]", "\n[[requires]]",
+        "\n[[builtin]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
 }
@@ -292,10 +311,24 @@ const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
   slot.defaults = std::move(full.defaults);
   slot.requirements = std::move(full.requirements);
   slot.role_words = std::move(full.role_words);
+  slot.builtins = std::move(full.builtins);
   slot.loaded = true;
   slot.text.clear();
   MergeParents(&slot);
   return slot;
+}
+
+const BuiltinConfig* FrameworkMaps::FindBuiltin(const std::string& config_map,
+                                                const std::string& name) const {
+  for (const FrameworkMap& map : maps_) {
+    if (map.kind != "builtins" ||
+        std::find(map.builtins_for.begin(), map.builtins_for.end(), config_map) ==
+            map.builtins_for.end())
+      continue;
+    const FrameworkMap& loaded = Loaded(map);
+    if (auto it = loaded.builtins.find(name); it != loaded.builtins.end()) return &it->second;
+  }
+  return nullptr;
 }
 
 void FrameworkMaps::MergeParents(FrameworkMap* heir) const {

@@ -90,6 +90,14 @@ struct RequirementSpec {
   std::string source;                                    ///< where it was read
 };
 
+/// A config a framework ships under a name, not a path (torchtune's `tune run ... --config
+/// qwen2_5/7B_lora`): the values of the keys gpulint reads, and where they were read. Kept in
+/// a map of kind "builtins" whose `builtins_for` names the config map that reads them.
+struct BuiltinConfig {
+  std::string source;
+  std::vector<std::pair<std::string, std::string>> values;  ///< dotted key -> value as written
+};
+
 struct FrameworkMap {
   std::string name;
   std::string title;
@@ -119,6 +127,9 @@ struct FrameworkMap {
   /// Config maps: the settings a file of this kind may set, unknown when a command names one
   /// gpulint cannot read (an unread DeepSpeed JSON is not "no ZeRO").
   std::vector<std::string> unknown_when_unread;
+  /// Kind "builtins": the config maps these named configs belong to, and the configs by name.
+  std::vector<std::string> builtins_for;
+  std::map<std::string, BuiltinConfig> builtins;
   bool loaded = true;                      ///< false: only the header is read (see Loaded)
   std::string text;                        ///< the TOML, kept until the map is loaded
 
@@ -144,6 +155,9 @@ class FrameworkMaps {
   const FrameworkMap& Loaded(const FrameworkMap& map) const;
   /// By name, loaded; nullptr when there is none.
   const FrameworkMap* Find(const std::string& name) const;
+  /// The config `config_map` ships as `name`, from the maps of kind "builtins" that hold it;
+  /// nullptr when none does.
+  const BuiltinConfig* FindBuiltin(const std::string& config_map, const std::string& name) const;
 
  private:
   void MergeParents(FrameworkMap* heir) const;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "estimator/param_count.h"
@@ -104,12 +105,14 @@ const ExprSchema& RuleSchema() {
                           "est.activations_gib", "est.logits_gib", "est.kv_cache_gib",
                           "est.overhead_gib", "est.kv_cache_tokens", "est.max_concurrency",
                           "est.margin_gib", "est.weights_4bit_gib", "est.with_grad_ckpt_total_gib",
+                          "est.without_offload_total_gib",
                           "est.offloaded_gib", "est.requested_gib", "est.max_model_len"})
       s[n] = ExprType::kNumber;
     s["est.fits"] = ExprType::kBool;
-    s["est.peak_phase"] = ExprType::kString;
+    s["est.peak_phase"] = s["est.offload_advice"] = ExprType::kString;
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
-                          "workload.model_ref", "workload.skipped", "workload.suggestions"})
+                          "workload.model_ref", "workload.skipped", "workload.suggestions",
+                          "workload.undecided"})
       s[n] = ExprType::kString;
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
@@ -156,6 +159,22 @@ FileFacts ComputeFileFacts(const FileAnalysis& analysis) {
   facts.gpus_used = static_cast<double>(devices.size());
   facts.highest_device = devices.empty() ? -1 : *devices.rbegin();
   return facts;
+}
+
+// The same job with everything on the GPU, in GiB: nullopt unless that fits, within the
+// headroom for a trainer (an engine's budget is its own fraction of the GPU; there the KV cache
+// must hold a sequence).
+std::optional<double> WithoutOffloadGib(const FileAnalysis& analysis, const Workload& w,
+                                        double headroom) {
+  Workload copy = w;
+  for (const char* offload : {"offload", "cpu_offload_gb", "offload_train"})
+    copy.settings.erase(offload);
+  WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
+  if (!what_if.breakdown || !what_if.unknown_inputs.empty() || !what_if.fits) return std::nullopt;
+  if (what_if.kind == WorkloadEstimate::Kind::kTraining &&
+      what_if.breakdown->total > what_if.usable_bytes * (1 - headroom))
+    return std::nullopt;
+  return est::BytesToGib(what_if.breakdown->total);
 }
 
 ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double headroom) {
@@ -220,6 +239,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       }
       if (field == "skipped")
         return e.skipped.empty() ? ExprValue::Missing() : ExprValue::String(e.skipped);
+      if (field == "undecided")
+        return e.undecided.empty() ? ExprValue::Missing() : ExprValue::String(e.undecided);
       if (field == "suggestions") {
         return ExprValue::String(DidYouMean(e.resolution.suggestions));
       }
@@ -303,6 +324,32 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         copy.settings.erase("recompute");
         WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
         return what_if.breakdown ? Gib(what_if.breakdown->total) : ExprValue::Missing();
+      }
+      if (field == "offload_advice") {
+        // CPU offload worth a finding: placement that spills silently (device_map past
+        // max_memory), or an offload setting the GPU could do without. Offload that makes the
+        // job fit is the price of fitting.
+        for (const est::Term& term : b.terms)
+          if (term.name == "offloaded to CPU/disk" && term.bytes > 0.01 * est::kGiB)
+            return ExprValue::String(fmt::format(
+                "device_map placed {:.1f} GiB of it there, past what the GPUs may hold",
+                est::BytesToGib(term.bytes)));
+        bool offloads = false;
+        if (const Setting* offload = w.Find("offload"))
+          offloads = offload->value.kind == Value::Kind::kList ? !offload->value.list.empty()
+                                                               : !offload->value.ToString().empty();
+        if (const Setting* gb = w.Find("cpu_offload_gb"))
+          offloads = offloads || (gb->value.is_number() && gb->value.number > 0);
+        if (!offloads) return ExprValue::Missing();
+        auto without = WithoutOffloadGib(analysis, w, headroom);
+        if (!without) return ExprValue::Missing();
+        return ExprValue::String(fmt::format(
+            "the offload is not needed: with everything on the GPU it needs {:.1f} GiB and fits {}",
+            *without, e.gpu ? e.gpu->name : std::string("the GPU")));
+      }
+      if (field == "without_offload_total_gib") {
+        auto gib = WithoutOffloadGib(analysis, w, headroom);
+        return gib ? ExprValue::Number(*gib) : ExprValue::Missing();
       }
       return ExprValue::Missing();
     }

@@ -228,6 +228,11 @@ TEST_CASE("each loss path keeps its own bytes per logit", "[estimator][training]
   CHECK(logits(LossPath::kScaledGather, true) == 8 * logit_count);    // and the entropy's
   CHECK(logits(LossPath::kInplace, false) == 2 * logit_count);        // gradient in place
   CHECK(logits(LossPath::kInplace, true) == 6 * logit_count);
+  // torchtune's chunked losses over 8 chunks: the fp32 log-softmax of every chunk stays.
+  // Output-chunked: the 16-bit chunks stay through the loss, 2 + 4 + 4/8 = 6.5 per logit
+  // in forward, then 4 + 6/8 in backward: the forward decides. Linear-chunked: 4 + 6/8.
+  CHECK(logits(LossPath::kOutputChunked, false) == 6.5 * logit_count);
+  CHECK(logits(LossPath::kLinearChunked, false) == 4.75 * logit_count);
   // No full logits tensor: the peak moves off the loss.
   CHECK(logits(LossPath::kFused, false) == 0);
 }
