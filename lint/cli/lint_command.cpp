@@ -105,6 +105,9 @@ int RunLintCommand(const Args& args) {
     return kExitUsage;
   }
   for (size_t i = 0; i < files.size(); ++i) {
+    input.workloads += linted[i].workloads;
+    input.unestimated.insert(input.unestimated.end(), linted[i].unestimated.begin(),
+                             linted[i].unestimated.end());
     ReportFile report;
     report.path = files[i].path;
     report.findings = std::move(linted[i].findings);

@@ -26,6 +26,9 @@ struct ReportInput {
   const RuleSet* rules = nullptr;
   bool color = false;
   std::string version;
+  /// Workloads linted, and why those not judged were not (text's summary says so).
+  int workloads = 0;
+  std::vector<std::string> unestimated;
   /// The text of a line of any file read (1-based), "" when unknown. Findings can point into
   /// sourced scripts and config files, so this looks across every file's SourceMap.
   std::string LineText(const std::string& path, int line) const;

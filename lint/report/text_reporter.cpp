@@ -2,6 +2,9 @@
 // concise: the first line only.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "lint/report/reporter.h"
 #include "lint/report/safe_text.h"
 
@@ -28,7 +31,27 @@ std::string Header(const Finding& f, bool color) {
                      severity, Printable(f.rule), Printable(f.name), Printable(f.message));
 }
 
-std::string Summary(const ReportInput& input) {
+// "3 of 12 workloads not judged: 2 the model is not known; 1 gpulint does not model ..."
+// (a reason up to its first ':', '(' or quote groups the same cause: unknown model 'X').
+std::string Unjudged(const ReportInput& input) {
+  if (input.unestimated.empty()) return "";
+  std::map<std::string, int> reasons;
+  for (const std::string& reason : input.unestimated) {
+    std::string head = reason.substr(0, reason.find_first_of(":('"));
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    ++reasons[Printable(head)];
+  }
+  std::vector<std::pair<int, std::string>> sorted;
+  for (const auto& [reason, count] : reasons) sorted.emplace_back(-count, reason);
+  std::sort(sorted.begin(), sorted.end());
+  std::string list;
+  for (const auto& [count, reason] : sorted)
+    list += fmt::format("{}{} {}", list.empty() ? "" : "; ", -count, reason);
+  return fmt::format("{} of {} workload{} not judged: {}.\n", input.unestimated.size(),
+                     input.workloads, input.workloads == 1 ? "" : "s", list);
+}
+
+std::string SummaryCounts(const ReportInput& input) {
   int errors = input.Count(Severity::kError), warnings = input.Count(Severity::kWarning),
       infos = input.Count(Severity::kInfo);
   if (errors + warnings + infos == 0)
@@ -38,6 +61,8 @@ std::string Summary(const ReportInput& input) {
                      errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", infos,
                      infos == 1 ? "" : "s", input.files.size(), input.files.size() == 1 ? "" : "s");
 }
+
+std::string Summary(const ReportInput& input) { return SummaryCounts(input) + Unjudged(input); }
 
 }  // namespace
 

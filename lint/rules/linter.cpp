@@ -97,6 +97,11 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
   if (!CheckRuleChoices(rules_, settings, error)) return false;
   FixProvider fixes = choices_.fixes ? choices_.fixes(workspace, settings) : nullptr;
   out->findings = LintFile(*out->analysis, rules_, settings, fixes);
+  out->workloads = static_cast<int>(out->analysis->estimates.size());
+  for (const WorkloadEstimate& e : out->analysis->estimates) {
+    if (!e.breakdown) out->unestimated.push_back(e.skipped.empty() ? "no estimate" : e.skipped);
+    else if (!e.unknown_inputs.empty()) out->unestimated.push_back("a value it needs is unknown");
+  }
   if (!choices_.keep_analysis) {
     out->sources = std::move(out->analysis->sources);
     out->analysis.reset();

@@ -41,6 +41,10 @@ struct LintedFile {
   LintSettings settings;
   std::vector<Finding> findings;
   std::string rendered;  ///< the file's part of the output, when LintChoices::file_done made it
+  int workloads = 0;                  ///< GPU workloads the file starts
+  /// Why each workload without an estimate has none (unknown model, not modelled, ...), or
+  /// why its verdict was left open (a value the data decides).
+  std::vector<std::string> unestimated;
 };
 
 class Linter {

@@ -147,7 +147,9 @@ est::TrainingInput PickTraining(FuzzedDataProvider& in, const est::ModelArch* ar
   t.recompute = PickEnum(in, est::Recompute::kFull);
   t.sequence_parallel = in.ConsumeBool();
   t.attention = PickEnum(in, est::AttentionKind::kEager);
-  t.fused_cross_entropy = in.ConsumeBool();
+  t.loss_path = PickEnum(in, est::LossPath::kFused);
+  t.loss_entropy = in.ConsumeBool();
+  t.loss_chunks = static_cast<int>(Size(in, 1, 4096));
   t.lora_rank = in.ConsumeBool() ? 0 : static_cast<int>(Size(in, 1, 65536));
   t.lora_all_linear = in.ConsumeBool();
   t.lora_lm_head = in.ConsumeBool();

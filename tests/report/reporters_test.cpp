@@ -114,3 +114,18 @@ TEST_CASE("text output quotes each finding's line from the file it points into",
   CHECK(r.out.find("env.sh:1:5: error[GL302") != std::string::npos);
   CHECK(r.out.find("\n  LEN=777777\n      ^^^^^^\n") != std::string::npos);
 }
+
+TEST_CASE("text's summary says how many workloads were not judged, and why", "[report]") {
+  TempDir dir;
+  std::string known = dir.Write(
+      "known.sh", "# gpulint: gpu=H100-80GB\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n");
+  std::string unknown = dir.Write(
+      "unknown.sh", "# gpulint: gpu=H100-80GB\nvllm serve acme/secret-13b --max-model-len 8192\n"
+                    "vllm serve acme/other-7b --port 8001 --max-model-len 8192\n");
+  auto result = RunGpulint({"lint", "--isolated", "--exit-zero", known, unknown});
+  REQUIRE(result.exit_code == 0);
+  // Two unknown models are one cause; the known one was judged.
+  CHECK(result.out.find("\n2 of 3 workloads not judged: 2 unknown model.\n") != std::string::npos);
+  auto clean = RunGpulint({"lint", "--isolated", known});
+  CHECK(clean.out.find("not judged") == std::string::npos);
+}
