@@ -48,7 +48,8 @@ bool ParseDeviceList(const std::string& text, std::vector<int>* devices) {
   devices->clear();
   for (const std::string& part : SplitAny(text, ", ")) {
     double number = 0;
-    if (!ParseNumber(part, &number) || number < 0) return false;
+    // Device ordinals are small: 6.7e101 (found by tests/fuzz/fuzz_shell) is not one.
+    if (!ParseNumber(part, &number) || number < 0 || number > 65535) return false;
     devices->push_back(static_cast<int>(number));
   }
   return true;

@@ -25,6 +25,10 @@ namespace gpulint {
 namespace fs = std::filesystem;
 namespace {
 
+// More GPUs than any job holds (settings.toml caps gpus_per_node at 1024, nodes at 65536): a
+// product past it is not a count, and gpulint does not place its devices.
+constexpr double kMaxGpus = 1 << 20;
+
 bool ValidUtf8(const std::string& text, size_t* bad_offset) {
   size_t i = 0;
   while (i < text.size()) {
@@ -319,7 +323,8 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         if (spec.role == workload.role) spec_of = &spec;
       int gpus = 0;
       if (spec_of && !spec_of->gpus.empty()) {
-        gpus = 1;
+        // The product in double: a list of 10^100 learners is not a GPU count (and not an int).
+        double product = 1;
         for (const std::string& factor : spec_of->gpus) {
           auto value = workload.Number(factor);
           if (!workload.Find(factor)) continue;  // absent factors count as 1
@@ -335,11 +340,12 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
             if (numbers) value = sum;
           }
           if (!value) {
-            gpus = 0;
+            product = 0;
             break;
           }
-          gpus *= static_cast<int>(*value);
+          product *= *value;
         }
+        gpus = product >= 0 && product <= kMaxGpus ? static_cast<int>(product) : 0;
       } else if (read.launch.num_processes && read.launch.num_processes->value.is_number()) {
         gpus = static_cast<int>(read.launch.num_processes->value.number);
       } else if (read.launch.nproc_per_node) {

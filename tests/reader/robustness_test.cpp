@@ -183,3 +183,22 @@ TEST_CASE("'function' last in a script is a note (found by the fuzzer)", "[reade
   SourceMap sources;
   CHECK(HasNote(ReadText("function", &sources).config, "function has no name"));
 }
+
+TEST_CASE("a device ordinal or GPU count past int is not one (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/visible-devices-past-int.sh: 6.7e101 was cast to int.
+  SourceMap sources;
+  auto read = ReadText("CUDA_VISIBLE_DEVICES=0,66666666666666666666666666666666666 "
+                       "vllm serve Qwen/Qwen3-8B\n",
+                       &sources);
+  REQUIRE(read.config.workloads.size() == 1);
+  for (int device : read.config.workloads[0].devices) CHECK(device < 65536);
+  // 10^30 learners per node: no GPU count at all rather than a wrapped one.
+  SourceMap more;
+  auto learners = ReadText(
+      "python open_instruct/grpo_fast.py --model_name_or_path Qwen/Qwen2.5-7B "
+      "--num_learners_per_node 1000000000000000000000000000000\n",
+      &more);
+  REQUIRE(!learners.config.workloads.empty());
+  CHECK(learners.config.workloads[0].gpus == 0);
+}
