@@ -198,7 +198,6 @@ Breakdown EstimateTraining(const TrainingInput& in) {
       // log-probabilities, but its backward writes a gradient beside both.
       forward_logit_bytes = 2 * c;
       backward_logit_bytes = 3 * c;
-      if (in.loss_entropy) forward_logit_bytes = backward_logit_bytes = 4 * c;
       break;
     case LossPath::kOutputChunked: {
       // torchtune's CEWithChunkedOutputLoss: F.cross_entropy(chunk.float()) per chunk keeps

@@ -161,14 +161,21 @@ FileFacts ComputeFileFacts(const FileAnalysis& analysis) {
   return facts;
 }
 
+// Weights device_map placement put in CPU memory or on disk.
+double OffloadedBytes(const est::Breakdown& b) {
+  for (const est::Term& term : b.terms)
+    if (term.name == "offloaded to CPU/disk") return term.bytes;
+  return 0;
+}
+
 // The same job with everything on the GPU, in GiB: nullopt unless that fits, within the
 // headroom for a trainer (an engine's budget is its own fraction of the GPU; there the KV cache
 // must hold a sequence).
 std::optional<double> WithoutOffloadGib(const FileAnalysis& analysis, const Workload& w,
                                         double headroom) {
   Workload copy = w;
-  for (const char* offload : {"offload", "cpu_offload_gb", "offload_train"})
-    copy.settings.erase(offload);
+  copy.settings.erase("offload");
+  copy.settings.erase("cpu_offload_gb");
   WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
   if (!what_if.breakdown || !what_if.unknown_inputs.empty() || !what_if.fits) return std::nullopt;
   if (what_if.kind == WorkloadEstimate::Kind::kTraining &&
@@ -302,11 +309,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return b.kv_cache_tokens >= 0 ? ExprValue::Number(b.kv_cache_tokens) : ExprValue::Missing();
       if (field == "max_concurrency")
         return b.max_concurrency >= 0 ? ExprValue::Number(b.max_concurrency) : ExprValue::Missing();
-      if (field == "offloaded_gib") {
-        for (const est::Term& term : b.terms)
-          if (term.name == "offloaded to CPU/disk") return Gib(term.bytes);
-        return ExprValue::Number(0);
-      }
+      if (field == "offloaded_gib") return Gib(OffloadedBytes(b));
       if (field == "weights_4bit_gib") {
         // The smallest the weights get: 4-bit (GPTQ/AWQ int4, group 128) over all its GPUs.
         est::Quantization int4;
@@ -329,11 +332,10 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         // CPU offload worth a finding: placement that spills silently (device_map past
         // max_memory), or an offload setting the GPU could do without. Offload that makes the
         // job fit is the price of fitting.
-        for (const est::Term& term : b.terms)
-          if (term.name == "offloaded to CPU/disk" && term.bytes > 0.01 * est::kGiB)
-            return ExprValue::String(fmt::format(
-                "device_map placed {:.1f} GiB of it there, past what the GPUs may hold",
-                est::BytesToGib(term.bytes)));
+        if (double spilled = OffloadedBytes(b); spilled > 0.01 * est::kGiB)
+          return ExprValue::String(fmt::format(
+              "device_map placed {:.1f} GiB of it there, past what the GPUs may hold",
+              est::BytesToGib(spilled)));
         bool offloads = false;
         if (const Setting* offload = w.Find("offload"))
           offloads = offload->value.kind == Value::Kind::kList ? !offload->value.list.empty()

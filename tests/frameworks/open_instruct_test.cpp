@@ -5,9 +5,11 @@
 #include "estimator/units.h"
 #include "lint/analysis/colocation.h"
 #include "lint/analysis/workload_estimate.h"
+#include "tests/support/analysis_helpers.h"
 #include "tests/support/reader_helpers.h"
 
 using namespace gpulint;
+using gpulint::testing::AnalyzeText;
 using gpulint::testing::Dump;
 using gpulint::testing::ReadText;
 
@@ -79,18 +81,10 @@ TEST_CASE("grpo_fast 7B at ZeRO-3 over 4 learners fits an H100 with its referenc
   // What the official 7B recipes run (scripts/train/qwen/grpo_fast_7b.sh: 7B, ZeRO-3, packed
   // 6144-token sequences, gradient checkpointing, H100s). Per learner: bf16 weights, fp32 master
   // and AdamW over 4 ranks, 14 + 2 bytes x 7.6e9 / 4 = 28 GiB; the reference's bf16 shard 3.5.
-  Catalog catalog;
-  SourceMap sources;
-  ReadResult read = ReadText(kGrpoFast, &sources);
-  EstimateContext context;
-  context.catalog = &catalog;
-  context.resolve.use_filesystem = false;
-  context.gpu_override = "H100-80GB";
-  std::vector<WorkloadEstimate> estimates;
-  for (const Workload& w : read.config.workloads)
-    estimates.push_back(EstimateWorkload(w, read.config, context));
-  for (const WorkloadEstimate& e : estimates) REQUIRE(e.breakdown);
-  std::vector<DeviceLoad> loads = ComputeDeviceLoads(read.config, estimates);
+  auto analyzed = AnalyzeText(std::string("# gpulint: gpu=H100-80GB\n") + kGrpoFast);
+  const FileAnalysis& analysis = analyzed->analysis;
+  for (const WorkloadEstimate& e : analysis.estimates) REQUIRE(e.breakdown);
+  std::vector<DeviceLoad> loads = ComputeDeviceLoads(analysis.read.config, analysis.estimates);
   REQUIRE(!loads.empty());
   for (const DeviceLoad& load : loads) CHECK(load.bytes < 79.6 * gpulint::est::kGiB);
 }
@@ -110,18 +104,12 @@ TEST_CASE("finetune.py: open-instruct's own defaults, bf16 weights", "[framework
 
 TEST_CASE("mason.py --gpus 0 runs a CPU step: no estimate, no range error", "[frameworks]") {
   // scripts/merge/direct_merge.sh: a model merge launched through mason with --gpus 0.
-  Catalog catalog;
-  SourceMap sources;
-  ReadResult read = ReadText(
+  auto analyzed = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
       "python mason.py --cluster ai2/jupiter --gpus 0 -- python scripts/merge.py "
-      "--model_name_or_path Qwen/Qwen2.5-7B\n",
-      &sources);
-  REQUIRE(read.config.workloads.size() == 1);
-  EstimateContext context;
-  context.catalog = &catalog;
-  context.resolve.use_filesystem = false;
-  context.gpu_override = "H100-80GB";
-  WorkloadEstimate e = EstimateWorkload(read.config.workloads[0], read.config, context);
-  CHECK_FALSE(e.breakdown);
-  CHECK(e.skipped.find("no GPU") != std::string::npos);
+      "--model_name_or_path Qwen/Qwen2.5-7B\n");
+  const FileAnalysis& analysis = analyzed->analysis;
+  REQUIRE(analysis.estimates.size() == 1);
+  CHECK_FALSE(analysis.estimates[0].breakdown);
+  CHECK(analysis.estimates[0].skipped.find("no GPU") != std::string::npos);
 }
