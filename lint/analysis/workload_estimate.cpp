@@ -123,28 +123,44 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
   return quant;
 }
 
-// No sequence length anywhere: the data decides. A verdict that holds at any length stands (the
-// model's state alone does not fit); one that flips with the length is not judged, and the
-// estimate says up to which length the job fits.
-void JudgeDataLength(const est::TrainingInput& in, const est::Breakdown& assumed,
-                     WorkloadEstimate* out, bool explain) {
+// Why the data, not the script, decides a training step's tokens.
+enum class DataDecides {
+  kLength,     // no sequence length anywhere: the longest sample decides
+  kUnpadded,   // sequences are not padded: the sum of the actual lengths decides
+};
+
+// A verdict that holds at any length stands (the model's state alone does not fit); one that
+// flips with the length is not judged, and the estimate says up to which length the job fits.
+// Padding to the longest sample in a micro batch is judged at the cap: one long sample brings
+// the whole batch there. Without padding every sample would have to reach it, so the cap is a
+// ceiling the data rarely meets, and a verdict that only the ceiling breaks is left open.
+void JudgeDataLength(DataDecides why, const est::TrainingInput& in,
+                     const est::Breakdown& assumed, WorkloadEstimate* out, bool explain) {
   if (assumed.total <= out->usable_bytes) return;
   est::TrainingInput probe = in;
   probe.explain = false;
   probe.seq_len = 1;
   if (est::EstimateTraining(probe).total > out->usable_bytes) return;
-  out->unknown_inputs.emplace_back("max_seq_len");
+  out->unknown_inputs.emplace_back(why == DataDecides::kLength ? "max_seq_len" : "data_seq_len");
   if (!explain) return;
   double fits = 1, fails = in.seq_len;
   while (fails - fits > 1) {
     probe.seq_len = std::floor((fits + fails) / 2);
     (est::EstimateTraining(probe).total <= out->usable_bytes ? fits : fails) = probe.seq_len;
   }
+  if (why == DataDecides::kLength) {
+    out->undecided = fmt::format(
+        "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
+        "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
+        "max_seq_len=N directive) to have it judged",
+        fits, in.seq_len, est::BytesToGib(assumed.total));
+    return;
+  }
   out->undecided = fmt::format(
-      "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
-      "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: max_seq_len=N "
-      "directive) to have it judged",
-      fits, in.seq_len, est::BytesToGib(assumed.total));
+      "sequences are not padded, so their actual lengths decide: micro batches of {} whose "
+      "sequences average up to {} tokens fit; all {} at the full {} tokens need {:.1f} GiB; "
+      "state the length the data reaches (# gpulint: data_seq_len=N) to have it judged",
+      in.micro_batch, fits, in.micro_batch, in.seq_len, est::BytesToGib(assumed.total));
 }
 
 est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
@@ -173,7 +189,15 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
   }
   const bool length_from_data = !w.Find("max_seq_len") && !(rl && s.Number("max_response_len"));
-  if (s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu")) {
+  // Unpadded sequences (no padding, no packing) take as many tokens as the data has; a stated
+  // data length settles it.
+  bool unpadded = s.BoolOr("padding_free", false) && !s.BoolOr("packing", false);
+  if (auto data_len = s.Number("data_seq_len"); data_len && unpadded) {
+    in.seq_len = std::min(in.seq_len, *data_len);
+    unpadded = false;
+  }
+  const bool token_budget = s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu");
+  if (token_budget) {
     in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
     in.micro_batch = 1;
   } else {
@@ -312,8 +336,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     out->assumptions.push_back(
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
-  if (length_from_data && !(s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu")))
-    JudgeDataLength(in, breakdown, out, explain);
+  if (!token_budget && length_from_data)
+    JudgeDataLength(DataDecides::kLength, in, breakdown, out, explain);
+  else if (!token_budget && unpadded)
+    JudgeDataLength(DataDecides::kUnpadded, in, breakdown, out, explain);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "estimator/units.h"
 #include "lint/analysis/colocation.h"
 #include "tests/support/reader_helpers.h"
@@ -142,4 +144,81 @@ TEST_CASE("an accumulation derived from the global batch is listed as an assumpt
     listed = listed || a == "grad_accum not set: 64 assumed (global_batch / (micro_batch x "
                             "data-parallel GPUs))";
   CHECK(listed);  // 128 / (1 x 2)
+}
+
+namespace {
+
+// verl's tuning example for Qwen2.5-Coder-14B on 4 H800s (examples/tuning/14b), with `extra`
+// appended: 16 sequences of up to 1024 + 1024 tokens per micro batch.
+WorkloadEstimate VerlFourteenB(const Catalog& catalog, const std::string& extra) {
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
+      "data.max_prompt_length=1024 data.max_response_length=1024 "
+      "actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 "
+      "trainer.n_gpus_per_node=4 " + extra + "\n",
+      &sources);
+  REQUIRE(!read.config.workloads.empty());
+  return EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "H800-80GB"));
+}
+
+}  // namespace
+
+TEST_CASE("verl's unpadded micro batches take the tokens the data has: a verdict only full-length "
+          "sequences break is left open", "[analysis]") {
+  Catalog catalog;
+  // use_remove_padding is verl's default: 16 x 2048 tokens is a ceiling, not the batch.
+  auto unpadded = VerlFourteenB(catalog, "");
+  REQUIRE(unpadded.breakdown);
+  CHECK(unpadded.breakdown->total > unpadded.usable_bytes);
+  CHECK(std::find(unpadded.unknown_inputs.begin(), unpadded.unknown_inputs.end(),
+                  "data_seq_len") != unpadded.unknown_inputs.end());
+  CHECK(unpadded.undecided.find("sequences are not padded") != std::string::npos);
+  CHECK(unpadded.undecided.find("micro batches of 16") != std::string::npos);
+
+  // Padded, every sequence is 2048 tokens long whatever the data: the verdict is decided.
+  auto padded = VerlFourteenB(catalog, "actor_rollout_ref.model.use_remove_padding=False");
+  REQUIRE(padded.breakdown);
+  CHECK_FALSE(padded.fits);
+  CHECK(padded.unknown_inputs.empty());
+  CHECK(padded.undecided.empty());
+}
+
+TEST_CASE("a stated data length settles an unpadded job", "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "# gpulint: data_seq_len=500\n"
+      "python3 -m verl.trainer.main_ppo data.max_prompt_length=1024 "
+      "data.max_response_length=1024 actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 trainer.n_gpus_per_node=4\n",
+      &sources);
+  REQUIRE(!read.config.workloads.empty());
+  auto stated = EstimateWorkload(read.config.workloads[0], read.config,
+                                 Context(catalog, "H800-80GB"));
+  auto full = VerlFourteenB(catalog, "actor_rollout_ref.model.use_remove_padding=False");
+  REQUIRE(stated.breakdown);
+  REQUIRE(full.breakdown);
+  CHECK(stated.unknown_inputs.empty());
+  // A quarter of the tokens: activations and logits shrink, the model's state does not.
+  CHECK(stated.breakdown->activations < full.breakdown->activations / 3);
+  CHECK(stated.breakdown->weights == Approx(full.breakdown->weights));
+}
+
+TEST_CASE("an unpadded job whose state alone does not fit is out of memory at any length",
+          "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "python3 -m verl.trainer.main_ppo data.max_prompt_length=1024 "
+      "data.max_response_length=1024 actor_rollout_ref.model.path=Qwen/Qwen2.5-72B-Instruct "
+      "trainer.n_gpus_per_node=1\n",
+      &sources);
+  REQUIRE(!read.config.workloads.empty());
+  auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                   Context(catalog, "H100-80GB"));
+  REQUIRE(estimate.breakdown);
+  CHECK_FALSE(estimate.fits);
+  CHECK(estimate.unknown_inputs.empty());
 }

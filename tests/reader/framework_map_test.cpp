@@ -69,7 +69,7 @@ TEST_CASE("a change a framework refuses without another is data: [[requires]]",
   REQUIRE(sft->requirements.size() == 1);
   CHECK(sft->requirements[0].when == "cp>1");
   CHECK(sft->requirements[0].set ==
-        std::vector<std::pair<std::string, std::string>>{{"packing", "true"}});
+        std::vector<std::pair<std::string, std::string>>{{"padding_free", "true"}});
   FrameworkMap map;
   std::string error;
   CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[requires]]\nwhen = \"cp>1\"\n",
