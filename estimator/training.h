@@ -55,7 +55,7 @@ struct TrainingInput {
   bool optimizer_in_backward = false;
   TrainerStyle style = TrainerStyle::kPlain;
   Sharding sharding = Sharding::kNone;
-  int shard_group = 1;     ///< GPUs the sharded states are split over (DP, or a node for hybrid)
+  int shard_group = 1;     ///< GPUs the sharded states are split over (DP x CP, or a node for hybrid)
   bool offload_optimizer = false;
   bool offload_params = false;
   /// FSDP accumulates gradients inside no_sync (accelerate's and Lightning's gradient

@@ -229,7 +229,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // Framework layout of mixed-precision state, and sharding.
   const int model_parallel = std::max(in.tp * in.pp * in.cp, 1);
   const int dp = std::max(in.gpus / model_parallel, 1);
-  in.shard_group = dp;
+  // Context-parallel ranks hold the same weights and reduce their gradients together, so state
+  // is sharded over data x context parallel ranks: Megatron's distributed optimizer over its
+  // intra_dp_cp_group (megatron/core/optimizer/__init__.py get_megatron_optimizer, Megatron-LM
+  // 0044db1f), FSDP and ZeRO over every rank beside Ulysses' sequence split.
+  in.shard_group = std::max(in.gpus / std::max(in.tp * in.pp, 1), 1);
   if (style == "megatron") {
     in.style = est::TrainerStyle::kMegatron;
     if (s.BoolOr("use_distributed_optimizer", false)) in.sharding = est::Sharding::kOptimizer;

@@ -222,3 +222,28 @@ TEST_CASE("an unpadded job whose state alone does not fit is out of memory at an
   CHECK_FALSE(estimate.fits);
   CHECK(estimate.unknown_inputs.empty());
 }
+
+TEST_CASE("Megatron's distributed optimizer shards over data x context parallel ranks",
+          "[analysis]") {
+  // slime's run-glm4-9B.sh: TP 2 x CP 2 on 4 GPUs leaves one data-parallel rank, but the two
+  // context-parallel ranks share the optimizer (intra_dp_cp_group): 9.4B / 2 (TP) / 2 (CP).
+  Catalog catalog;
+  auto optimizer_gib = [&](const std::string& cp) {
+    SourceMap sources;
+    auto read = testing::ReadText(
+        "python3 train.py --hf-checkpoint THUDM/GLM-Z1-9B-0414 --actor-num-nodes 1 "
+        "--actor-num-gpus-per-node 4 --rollout-num-gpus 4 --tensor-model-parallel-size 2 "
+        "--context-parallel-size " + cp + " --rollout-max-response-len 8192 "
+        "--use-dynamic-batch-size --max-tokens-per-gpu 4608\n",
+        &sources);
+    REQUIRE(!read.config.workloads.empty());
+    auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                     Context(catalog, "H100-80GB"));
+    REQUIRE(estimate.breakdown);
+    return est::BytesToGib(estimate.breakdown->optimizer);
+  };
+  // fp32 master + two Adam moments, 12 bytes over 9.4e9 / 4 parameters: ~26 GiB, not 52.
+  CHECK(optimizer_gib("2") == Approx(26.3).epsilon(0.03));
+  // CP 1 on the same 4 GPUs is DP 2: the same shard.
+  CHECK(optimizer_gib("1") == Approx(optimizer_gib("2")));
+}
