@@ -96,7 +96,7 @@ const ExprSchema& RuleSchema() {
       s[n] = ExprType::kNumber;
     for (const char* n : {"model.name", "model.model_type", "model.dtype", "model.confidence"})
       s[n] = ExprType::kString;
-    s["model.is_moe"] = ExprType::kBool;
+    s["model.is_moe"] = s["model.is_mla"] = ExprType::kBool;
     s["gpu.name"] = s["gpu.arch"] = ExprType::kString;
     s["gpu.usable_gib"] = s["gpu.total_gib"] = ExprType::kNumber;
     s["gpu.fp8"] = s["gpu.bf16"] = ExprType::kBool;
@@ -116,7 +116,8 @@ const ExprSchema& RuleSchema() {
       s[n] = ExprType::kString;
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
-                          "workload.line", "workload.tp", "workload.model_parallel"})
+                          "workload.line", "workload.tp", "workload.attention_tp",
+                          "workload.model_parallel"})
       s[n] = ExprType::kNumber;
     s["workload.shares_gpus"] = s["workload.devices_assumed"] = ExprType::kBool;
     s["cluster.gpu"] = ExprType::kString;
@@ -225,6 +226,16 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
                                                                : w.Number("tp");
         return ExprValue::Number(tp.value_or(1));
       }
+      if (field == "attention_tp") {
+        // SGLang's DP attention runs attention data-parallel inside the TP group: each rank's
+        // attention spans tp / dp ranks (python/sglang/srt/layers/dp_attention.py
+        // compute_dp_attention_world_info: attn_tp_size = tp_size // dp_size).
+        double tp = w.role == "rollout" && w.Number("rollout_tp") ? *w.Number("rollout_tp")
+                                                                  : w.Number("tp").value_or(1);
+        if (w.Bool("dp_attention").value_or(false))
+          tp = std::max(1.0, std::floor(tp / std::max(w.Number("dp").value_or(1), 1.0)));
+        return ExprValue::Number(tp);
+      }
       if (field == "model_parallel")
         return ExprValue::Number(w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
                                  w.Number("cp").value_or(1));
@@ -265,6 +276,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "confidence") return ExprValue::String(e.model->confidence);
       if (field == "num_attention_heads") return ExprValue::Number(m.num_attention_heads);
       if (field == "num_key_value_heads") return ExprValue::Number(m.num_kv_heads);
+      if (field == "is_mla") return ExprValue::Bool(m.is_mla());
       if (field == "head_dim") return ExprValue::Number(m.head_dim);
       if (field == "hidden_size") return ExprValue::Number(m.hidden_size);
       if (field == "num_layers") return ExprValue::Number(m.num_layers);

@@ -42,3 +42,30 @@ TEST_CASE("a model field the catalog marks uncertain does not fire a rule", "[ru
   REQUIRE(outcome.ok);
   CHECK(Reports(outcome.findings, "GL304"));
 }
+
+TEST_CASE("attention splits over tp / dp under SGLang's DP attention, and MLA has no KV heads "
+          "to split", "[rules]") {
+  TempDir dir;
+  // zai-org/GLM-4.7-Flash: 20 query heads, multi-head latent attention (slime's
+  // examples/delta_weight_sync/run-glm4.7-30B-A3B-delta.sh runs it at TP 8 with DP attention 8).
+  std::string dp_attention = dir.Write(
+      "dp.sh",
+      "# gpulint: gpu=H100-80GB\n"
+      "python -m sglang.launch_server --model-path zai-org/GLM-4.7-Flash --tp 8 --dp 8 "
+      "--enable-dp-attention --context-length 8192\n");
+  auto outcome = LintPath(dp_attention);
+  REQUIRE(outcome.ok);
+  CHECK_FALSE(Reports(outcome.findings, "GL201"));
+  CHECK_FALSE(Reports(outcome.findings, "GL202"));
+
+  // Without it, 8 does not divide 20 query heads; the latent KV cache is not split at all.
+  std::string plain = dir.Write(
+      "tp.sh",
+      "# gpulint: gpu=H100-80GB\n"
+      "python -m sglang.launch_server --model-path zai-org/GLM-4.7-Flash --tp 8 "
+      "--context-length 8192\n");
+  outcome = LintPath(plain);
+  REQUIRE(outcome.ok);
+  CHECK(Reports(outcome.findings, "GL201"));
+  CHECK_FALSE(Reports(outcome.findings, "GL202"));
+}
