@@ -113,3 +113,21 @@ TEST_CASE("mason.py --gpus 0 runs a CPU step: no estimate, no range error", "[fr
   CHECK_FALSE(analysis.estimates[0].breakdown);
   CHECK(analysis.estimates[0].skipped.find("no GPU") != std::string::npos);
 }
+
+TEST_CASE("a flag grpo_fast refuses leaves its workloads unjudged, not priced at one learner",
+          "[frameworks]") {
+  // scripts/train/rlvr/grpo_qwen_fast_2.5_7B_best.sh passes --actor_num_gpus_per_node 6, which
+  // grpo_fast never took: the job stops at argument parsing, and 6 learners were meant, not the
+  // default 1 (a 7B under ZeRO-2 on one GPU would read as 127 GiB).
+  auto analyzed = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python mason.py --cluster ai2/jupiter --num_nodes 2 --gpus 8 -- python "
+      "open_instruct/grpo_fast.py --model_name_or_path Qwen/Qwen2.5-7B --deepspeed_stage 2 "
+      "--response_length 2048 --actor_num_gpus_per_node 6 --vllm_num_engines 10\n");
+  const FileAnalysis& analysis = analyzed->analysis;
+  REQUIRE_FALSE(analysis.estimates.empty());
+  for (const WorkloadEstimate& e : analysis.estimates) {
+    CHECK_FALSE(e.breakdown);
+    CHECK(e.skipped.find("grpo_fast refuses") != std::string::npos);
+  }
+}
