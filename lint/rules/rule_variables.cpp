@@ -117,7 +117,7 @@ const ExprSchema& RuleSchema() {
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
                           "workload.line", "workload.tp", "workload.attention_tp",
-                          "workload.model_parallel"})
+                          "workload.model_parallel", "workload.expert_model_parallel"})
       s[n] = ExprType::kNumber;
     s["workload.shares_gpus"] = s["workload.devices_assumed"] = ExprType::kBool;
     s["cluster.gpu"] = ExprType::kString;
@@ -236,6 +236,9 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
           tp = std::max(1.0, std::floor(tp / std::max(w.Number("dp").value_or(1), 1.0)));
         return ExprValue::Number(tp);
       }
+      if (field == "expert_model_parallel")  // ETP x EP x PP; ETP defaults to TP (Megatron)
+        return ExprValue::Number(w.Number("etp").value_or(w.Number("tp").value_or(1)) *
+                                 w.Number("ep").value_or(1) * w.Number("pp").value_or(1));
       if (field == "model_parallel")
         return ExprValue::Number(w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
                                  w.Number("cp").value_or(1));

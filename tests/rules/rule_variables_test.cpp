@@ -69,3 +69,24 @@ TEST_CASE("attention splits over tp / dp under SGLang's DP attention, and MLA ha
   CHECK(Reports(outcome.findings, "GL201"));
   CHECK_FALSE(Reports(outcome.findings, "GL202"));
 }
+
+TEST_CASE("GL204 checks Megatron's expert layout, ETP x EP x PP, beside TP x PP x CP",
+          "[rules]") {
+  TempDir dir;
+  // slime's scripts/run-glm4.7-30B-A3B.sh as committed: 8 GPUs, TP2 x PP2 x CP2 = 8, but
+  // ETP1 x EP8 x PP2 = 16 (Megatron: "world_size (8) is not divisible by
+  // expert_tensor_model_pipeline_parallel size (16)").
+  auto script = [&](const std::string& name, const std::string& ep) {
+    return dir.Write(name,
+                     "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+                     "--pipeline-model-parallel-size 2 --context-parallel-size 2 "
+                     "--expert-model-parallel-size " + ep +
+                         " --expert-tensor-parallel-size 1\n");
+  };
+  auto outcome = LintPath(script("ep8.sh", "8"));
+  REQUIRE(outcome.ok);
+  CHECK(Reports(outcome.findings, "GL204"));
+  outcome = LintPath(script("ep4.sh", "4"));  // 1 x 4 x 2 = 8
+  REQUIRE(outcome.ok);
+  CHECK_FALSE(Reports(outcome.findings, "GL204"));
+}
