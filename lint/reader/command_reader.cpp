@@ -639,9 +639,18 @@ class CommandReader::Impl {
         if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
           return &r_.maps_.Loaded(map);
         if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
-        if (!match.python_script.empty() && python && !script.empty() &&
-            (match.python_script == "*" || Basename(script) == match.python_script ||
-             script == match.python_script || EndsWith(script, "/" + match.python_script))) {
+        // "*" stands for any program a team wrote: a script, or a module run with -m by a
+        // distributed launcher or carrying the flags the match requires (a bare `python -m`
+        // is as often pip or http.server as a trainer).
+        const bool any_program =
+            match.python_script == "*" &&
+            (!script.empty() || (!module.empty() && (!out_.launch.launchers.empty() ||
+                                                     !match.requires_flags.empty())));
+        if (!match.python_script.empty() && python &&
+            (any_program ||
+             (!script.empty() && (Basename(script) == match.python_script ||
+                                  script == match.python_script ||
+                                  EndsWith(script, "/" + match.python_script))))) {
           bool required = match.requires_flags.empty();
           for (const std::string& flag : match.requires_flags)
             required = required || flags.count(flag);

@@ -314,3 +314,24 @@ TEST_CASE("binary input is refused, invalid UTF-8 is a note", "[reader]") {
   CHECK(cut.config.notes[0].span.line == 1);
   CHECK(cut.config.notes[0].span.col == 46);
 }
+
+TEST_CASE("a team's own module is read when a launcher starts it, a bare python -m tool is not",
+          "[reader]") {
+  SourceMap sources;
+  ReadResult launched = gpulint::testing::ReadText(
+      "torchrun --nproc_per_node 2 -m src.train --model Qwen/Qwen2.5-7B --batch-size 4\n",
+      &sources);
+  REQUIRE(launched.config.workloads.size() == 1);
+  CHECK(launched.config.workloads[0].framework == "generic");
+  CHECK(launched.config.workloads[0].gpus == 2);
+  CHECK(Dump(launched.config.workloads[0], {"micro_batch"}) == "micro_batch=4@1:79(l)");
+
+  ReadResult deepspeed = gpulint::testing::ReadText(
+      "deepspeed --num_gpus 7 --module mypkg.sft --model_name_or_path Qwen/Qwen2.5-7B\n",
+      &sources);
+  REQUIRE(deepspeed.config.workloads.size() == 1);
+  CHECK(deepspeed.config.workloads[0].gpus == 7);
+
+  ReadResult tool = gpulint::testing::ReadText("python -m pip install vllm\n", &sources);
+  CHECK(tool.config.workloads.empty());
+}
