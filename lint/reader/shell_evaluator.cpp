@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <set>
+#include <string_view>
 
 #include "lint/reader/parse_cache.h"
 #include "lint/reader/shell_expand.h"
@@ -24,6 +25,24 @@ constexpr int kMaxEvaluatedCommands = 20000;
 // Every command records the background jobs still running when it starts; past this many live
 // jobs that record would grow with the square of the script. No node runs this many GPU jobs.
 constexpr size_t kMaxTrackedBackground = 256;
+
+// Whether two commands sit in different arms of the same if or case (branch paths such as
+// "if@12:1/case@20:2", one component per undecided branch the command is inside): only one arm
+// runs, so a job started in one never runs beside a command of another.
+bool ExclusiveBranches(std::string_view a, std::string_view b) {
+  while (!a.empty() && !b.empty()) {
+    std::string_view first_a = a.substr(0, a.find('/'));
+    std::string_view first_b = b.substr(0, b.find('/'));
+    if (first_a != first_b) {
+      size_t colon_a = first_a.rfind(':'), colon_b = first_b.rfind(':');
+      return colon_a != std::string_view::npos && colon_a == colon_b &&
+             first_a.substr(0, colon_a) == first_b.substr(0, colon_b);
+    }
+    a.remove_prefix(std::min(a.size(), first_a.size() + 1));
+    b.remove_prefix(std::min(b.size(), first_b.size() + 1));
+  }
+  return false;
+}
 // A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
 constexpr size_t kMaxValueBytes = 1 << 20;
 constexpr size_t kMaxValuePieces = 4096;
@@ -771,7 +790,9 @@ class Evaluator {
     record.file = file;
     record.offset = node.offset;
     record.background = context.background;
-    record.concurrent_with = live_background_;
+    for (int job : live_background_)
+      if (!ExclusiveBranches(out_.commands[static_cast<size_t>(job)].branch, context.branch))
+        record.concurrent_with.push_back(job);
     record.branch = context.branch;
     record.cwd = cwd_;
     record.cwd_known = cwd_known_;

@@ -190,6 +190,29 @@ TEST_CASE("background jobs run at the same time as what follows, until wait", "[
   CHECK(sequential.config.workloads[0].concurrent_processes.empty());
 }
 
+TEST_CASE("jobs started in different arms of one if or case never run together", "[reader]") {
+  SourceMap sources;
+  ReadResult alternatives = gpulint::testing::ReadText(
+      "if [ \"$MODE\" = big ]; then\n"
+      "  vllm serve Qwen/Qwen3-8B &\n"
+      "else\n"
+      "  vllm serve Qwen/Qwen3-4B &\n"
+      "fi\n"
+      "case \"$EVAL\" in\n"
+      "  a) python -m sglang.launch_server --model-path Qwen/Qwen3-0.6B & ;;\n"
+      "  *) python -m sglang.launch_server --model-path Qwen/Qwen3-1.7B & ;;\n"
+      "esac\n"
+      "wait\n",
+      &sources);
+  REQUIRE(alternatives.config.workloads.size() == 4);
+  // Each arm's server runs beside whichever server the other statement started, not beside its
+  // own alternative.
+  CHECK(alternatives.config.workloads[0].concurrent_processes == std::vector<int>{2, 3});
+  CHECK(alternatives.config.workloads[1].concurrent_processes == std::vector<int>{2, 3});
+  CHECK(alternatives.config.workloads[2].concurrent_processes == std::vector<int>{0, 1});
+  CHECK(alternatives.config.workloads[3].concurrent_processes == std::vector<int>{0, 1});
+}
+
 TEST_CASE("an environment variable without a default is unresolved, not guessed", "[reader]") {
   SourceMap sources;
   ReadResult result = ReadFixture("fixtures/scripts/syntax/unknown_env.sh", &sources);
