@@ -769,7 +769,12 @@ class CommandReader::Impl {
   void BuildWorkloads(const FrameworkMap& map, const std::string& program,
                       const std::vector<Pending>& pending) {
     std::vector<WorkloadSpec> specs = map.workloads;
-    if (specs.empty()) specs.push_back({"train", {}, "", true});
+    if (specs.empty()) {
+      WorkloadSpec train;
+      train.role = "train";
+      train.primary = true;
+      specs.push_back(train);
+    }
     // `unless`: a workload that vanishes when a bool setting is true (slime --colocate), or
     // has the value named ("ref_model=false").
     auto is_true = [&](const std::string& when) {

@@ -182,6 +182,9 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       workload.role = w["role"].value_or(std::string());
       workload.gpus = TomlStrings(w.get("gpus"));
       workload.unless = w["unless"].value_or(std::string());
+      if (const toml::table* within = w["gpus_within"].as_table())
+        for (const auto& [factor, when] : *within)
+          workload.gpus_within[std::string(factor.str())] = when.value_or(std::string());
       workload.primary = w["primary"].value_or(false);
       workload.shares_process = w["shares_process"].value_or(false);
       if (workload.role.empty()) {

@@ -56,6 +56,10 @@ struct MatchSpec {
 struct WorkloadSpec {
   std::string role;
   std::vector<std::string> gpus;           ///< product of these settings = GPUs it occupies
+  /// Factors of `gpus` that a bool setting folds into another when true: SGLang's dp_attention
+  /// runs its data-parallel attention inside the TP group, so dp adds no GPUs
+  /// ({"dp": "dp_attention"}).
+  std::map<std::string, std::string> gpus_within;
   /// A bool setting that makes this workload vanish when true ("colocate"), or when it is the
   /// value given ("ref_model=false": a reference policy loaded unless switched off).
   std::string unless;

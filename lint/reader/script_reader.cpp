@@ -328,6 +328,9 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         for (const std::string& factor : spec_of->gpus) {
           auto value = workload.Number(factor);
           if (!workload.Find(factor)) continue;  // absent factors count as 1
+          if (auto within = spec_of->gpus_within.find(factor);
+              within != spec_of->gpus_within.end() && workload.Bool(within->second).value_or(false))
+            continue;  // folded into another factor
           // A list (GPUs per node, one entry per node) counts its sum.
           if (const Setting* list = workload.Find(factor); list && list->value.is_list()) {
             double sum = 0;

@@ -213,6 +213,21 @@ TEST_CASE("jobs started in different arms of one if or case never run together",
   CHECK(alternatives.config.workloads[3].concurrent_processes == std::vector<int>{0, 1});
 }
 
+TEST_CASE("SGLang's DP attention runs inside the TP group: tp GPUs, not tp x dp", "[reader]") {
+  SourceMap sources;
+  ReadResult dp_attention = gpulint::testing::ReadText(
+      "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --dp 8 "
+      "--enable-dp-attention\n",
+      &sources);
+  REQUIRE(dp_attention.config.workloads.size() == 1);
+  CHECK(dp_attention.config.workloads[0].gpus == 8);
+  // Without it, dp is replicas of the TP group.
+  ReadResult replicas = gpulint::testing::ReadText(
+      "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2 --dp 4\n", &sources);
+  REQUIRE(replicas.config.workloads.size() == 1);
+  CHECK(replicas.config.workloads[0].gpus == 8);
+}
+
 TEST_CASE("an environment variable without a default is unresolved, not guessed", "[reader]") {
   SourceMap sources;
   ReadResult result = ReadFixture("fixtures/scripts/syntax/unknown_env.sh", &sources);
