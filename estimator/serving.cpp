@@ -13,6 +13,19 @@
 #include "estimator/weight_format.h"
 
 namespace gpulint::est {
+
+bool ParseEngine(const std::string& text, Engine* engine) {
+  if (text == "vllm") {
+    *engine = Engine::kVllm;
+  } else if (text == "sglang") {
+    *engine = Engine::kSglang;
+  } else if (text == "hf") {
+    *engine = Engine::kHf;
+  } else {
+    return false;
+  }
+  return true;
+}
 namespace {
 
 // vLLM's non-torch memory measured after its baseline (llm-d capacity planner, vLLM 0.11 on H100:

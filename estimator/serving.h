@@ -13,6 +13,13 @@ namespace gpulint::est {
 
 enum class Engine { kVllm, kSglang, kHf };
 
+/// "vllm", "sglang" or "hf" (a map's `engine` setting); false for anything else.
+bool ParseEngine(const std::string& text, Engine* engine);
+
+/// vLLM and SGLang claim a fraction of the GPU at start-up and hold it as a KV pool;
+/// transformers allocates as it generates.
+inline bool ClaimsMemoryFraction(Engine engine) { return engine != Engine::kHf; }
+
 struct ServingInput {
   const ModelArch* arch = nullptr;
   double gpu_total_bytes = 0;

@@ -168,7 +168,7 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
       Try(what_if, 5, "an 8-bit AdamW (bitsandbytes)",
           "optimizer states in 8 bits: a quarter of the memory, slightly different numerics",
           {{"optimizer", Current(w, "optimizer"), "adamw_8bit"}}, false, &options);
-  } else if (e.engine == "vllm" || e.engine == "sglang") {
+  } else if (e.ClaimsMemoryFraction()) {
     if (e.gpu && e.gpu->fp8_support && w.String("kv_cache_dtype").value_or("auto") == "auto" &&
         Expressible(maps, w, "kv_cache_dtype") && worth(2))
       Try(what_if, 2, "an fp8 KV cache", "twice the tokens per GiB, slightly lower accuracy",

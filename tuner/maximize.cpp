@@ -148,7 +148,7 @@ Proposal ServingBatch(const WhatIf& what_if, size_t index, const TunerOptions& o
   if (CannotSearch(what_if, &p)) return p;
   const Workload& w = what_if.workload();
   const WorkloadEstimate& e = what_if.estimate();
-  if (e.engine == "hf") {
+  if (e.engine_kind == est::Engine::kHf) {
     long batch = static_cast<long>(w.Number("micro_batch").value_or(1));
     std::vector<long> candidates = Multiples(1, 1024);
     if (options.pow2) candidates = PowersOfTwo(candidates);
@@ -212,7 +212,7 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
   std::string name = serving                     ? "max_model_len"
                      : w.Find("max_response_len") ? "max_response_len"
                                                   : "max_seq_len";
-  if (serving && e.engine == "hf") {
+  if (serving && e.engine_kind == est::Engine::kHf) {
     p.note = "a Hugging Face engine has no context setting gpulint can raise";
     return p;
   }

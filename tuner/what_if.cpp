@@ -82,7 +82,7 @@ std::string WhatIf::Outcome(const std::map<std::string, std::string>& values) co
   auto after = Estimate(values);
   const WorkloadEstimate& e = estimate();
   if (!after || !e.breakdown) return "";
-  if (e.engine == "vllm" || e.engine == "sglang") {
+  if (e.ClaimsMemoryFraction()) {
     double length = e.max_model_len;
     if (auto it = values.find("max_model_len"); it != values.end()) length = std::stod(it->second);
     return fmt::format("the KV cache holds {:.0f} tokens, {:.1f} sequences of {:.0f}",
@@ -98,7 +98,7 @@ bool WhatIf::Fits(const std::map<std::string, std::string>& values) const {
   auto breakdown = Estimate(values);
   if (!breakdown) return false;
   const WorkloadEstimate& e = estimate();
-  if (e.engine == "vllm" || e.engine == "sglang") {
+  if (e.ClaimsMemoryFraction()) {
     double length = e.max_model_len;
     if (auto it = values.find("max_model_len"); it != values.end()) length = std::stod(it->second);
     return breakdown->kv_cache_tokens >= length && breakdown->total <= e.usable_bytes;

@@ -364,9 +364,13 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   // The engine is the map's `engine` default (vLLM's and SGLang's maps, transformers and a
   // team's own script: hf); a map that names none serves with vLLM.
   std::string engine = s.String("engine").value_or("vllm");
+  if (!est::ParseEngine(engine, &in.engine)) {
+    out->assumptions.push_back(fmt::format("engine '{}' is not modelled: vLLM's accounting assumed",
+                                           engine));
+    in.engine = est::Engine::kVllm;
+  }
   out->engine = engine;
-  in.engine = engine == "sglang" ? est::Engine::kSglang : engine == "hf" ? est::Engine::kHf
-                                                                         : est::Engine::kVllm;
+  out->engine_kind = in.engine;
   double tp = w.role == "rollout" && s.Number("rollout_tp") ? *s.Number("rollout_tp")
                                                           : s.Number("tp").value_or(1);
   in.tp = static_cast<int>(tp);

@@ -9,6 +9,7 @@
 
 #include "estimator/breakdown.h"
 #include "estimator/gpu_spec.h"
+#include "estimator/serving.h"
 #include "lint/catalog/catalog.h"
 #include "lint/core/run_config.h"
 
@@ -35,7 +36,12 @@ struct WorkloadEstimate {
   std::vector<std::string> unknown_inputs;
   double usable_bytes = 0;                  ///< the GPU's memory (nvidia-smi total)
   bool fits = false;                        ///< breakdown->total <= usable_bytes
-  std::string engine;                       ///< vllm | sglang | hf for serving
+  std::string engine;                       ///< vllm | sglang | hf for serving, as written
+  std::optional<est::Engine> engine_kind;   ///< serving: the engine gpulint prices
+  /// A serving engine that claims a fraction of the GPU as a KV pool (vLLM, SGLang).
+  bool ClaimsMemoryFraction() const {
+    return engine_kind && est::ClaimsMemoryFraction(*engine_kind);
+  }
   double max_model_len = 0;                 ///< serving: the context the engine is set up for
   double persistent_bytes = 0;              ///< training: memory held between steps (colocation)
   /// Why the verdict is left open although there is an estimate: it flips with a value the

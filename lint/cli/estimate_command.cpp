@@ -16,6 +16,19 @@
 namespace gpulint {
 namespace {
 
+// The map that serves with `engine`: the one whose `engine` default holds for every workload it
+// starts (vllm.toml, sglang.toml, transformers.toml), not a trainer's rollout default.
+std::string ServingMapFor(const FrameworkMaps& maps, const std::string& engine) {
+  for (const FrameworkMap& header : maps.maps()) {
+    if (header.kind != "framework") continue;
+    const FrameworkMap& map = maps.Loaded(header);
+    for (const DefaultSpec& d : map.defaults)
+      if (d.setting == "engine" && d.value == engine && d.workloads.empty() && d.when.empty())
+        return map.name;
+  }
+  return "";
+}
+
 // A workload described by flags alone, read like a one-line script would be.
 FileAnalysis ScriptlessAnalysis(Workspace& workspace, const EstimateOptions& options,
                                 const std::map<std::string, std::string>& overrides) {
@@ -30,7 +43,7 @@ FileAnalysis ScriptlessAnalysis(Workspace& workspace, const EstimateOptions& opt
   std::string engine = "vllm";
   if (auto it = overrides.find("engine"); it != overrides.end()) engine = it->second;
   bool serving = w.role == "serve" || w.role == "rollout" || w.role == "teacher" || w.role == "eval";
-  w.framework = serving ? (engine == "sglang" ? "sglang" : engine == "hf" ? "transformers" : "vllm")
+  w.framework = serving ? ServingMapFor(workspace.maps(), engine)
                         : (overrides.count("zero_stage") ? "deepspeed-config" : "generic");
   if (!options.framework.empty()) w.framework = options.framework;
   Setting model;

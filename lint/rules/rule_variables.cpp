@@ -465,7 +465,7 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
       for (int index : live) {
         const Workload& w = config.workloads[static_cast<size_t>(index)];
         const WorkloadEstimate& e = analysis.estimates[static_cast<size_t>(index)];
-        if (e.engine != "vllm" && e.engine != "sglang") continue;
+        if (!e.ClaimsMemoryFraction()) continue;
         auto fraction = w.Number("gpu_memory_utilization");
         if (!fraction || !processes.insert(w.process).second) continue;
         bool concurrent = false;

@@ -40,6 +40,24 @@ TEST_CASE("estimate without a script: --role --model --gpu --set", "[cli][estima
   CHECK(w["fits"] == true);
 }
 
+TEST_CASE("estimate --set engine picks the serving map whose engine it is", "[cli][estimate]") {
+  auto framework_of = [](const std::string& engine) {
+    auto result = RunGpulint({"estimate", "--role", "serve", "--model", "Qwen/Qwen3-8B", "--gpu",
+                              "H100-80GB", "--set", "engine=" + engine, "--format", "json"});
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.out)["files"][0]["workloads"][0];
+  };
+  CHECK(framework_of("sglang")["framework"] == "sglang");
+  CHECK(framework_of("hf")["framework"] == "transformers");
+  CHECK(framework_of("vllm")["framework"] == "vllm");
+  // An engine gpulint has no model of is priced as vLLM, and says so.
+  auto unknown = framework_of("lmdeploy");
+  bool said = false;
+  for (const auto& a : unknown["assumptions"])
+    said = said || a.get<std::string>().find("'lmdeploy' is not modelled") != std::string::npos;
+  CHECK(said);
+}
+
 TEST_CASE("set overrides a script's setting for a what-if", "[cli][estimate]") {
   auto base = RunGpulint({"estimate", SourcePath("fixtures/scripts/frameworks/verl_sft.sh"),
                           "--gpu", "H100-80GB", "--format", "json"});
