@@ -26,6 +26,7 @@ bool ParseEngine(const std::string& text, Engine* engine) {
   }
   return true;
 }
+
 namespace {
 
 // vLLM's non-torch memory measured after its baseline (llm-d capacity planner, vLLM 0.11 on H100:

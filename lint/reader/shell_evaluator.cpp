@@ -25,10 +25,25 @@ constexpr int kMaxEvaluatedCommands = 20000;
 // Every command records the background jobs still running when it starts; past this many live
 // jobs that record would grow with the square of the script. No node runs this many GPU jobs.
 constexpr size_t kMaxTrackedBackground = 256;
+// A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
+constexpr size_t kMaxValueBytes = 1 << 20;
+constexpr size_t kMaxValuePieces = 4096;
+// Scripts that run or source other scripts: each run reads and evaluates a file again, and
+// scripts that run each other twice per level would run 2^depth files.
+constexpr int kMaxFilesRun = 256;
+
+Text Capped(Text text, int file, size_t offset) {
+  size_t bytes = 0;
+  for (const TextPiece& piece : text.pieces()) bytes += piece.text.size();
+  if (bytes <= kMaxValueBytes && text.pieces().size() <= kMaxValuePieces) return text;
+  return Text::Unknown("a value that grows past 1 MiB or 4096 parts", file, offset, 1);
+}
 
 // Whether two commands sit in different arms of the same if or case (branch paths such as
 // "if@12:1/case@20:2", one component per undecided branch the command is inside): only one arm
-// runs, so a job started in one never runs beside a command of another.
+// runs, so a job started in one never runs beside a command of another. (An undecided if in a
+// loop body could take both arms in different iterations; that case reads as one choice, which
+// can miss a shared GPU but never invents one.)
 bool ExclusiveBranches(std::string_view a, std::string_view b) {
   while (!a.empty() && !b.empty()) {
     std::string_view first_a = a.substr(0, a.find('/'));
@@ -42,19 +57,6 @@ bool ExclusiveBranches(std::string_view a, std::string_view b) {
     b.remove_prefix(std::min(b.size(), first_b.size() + 1));
   }
   return false;
-}
-// A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
-constexpr size_t kMaxValueBytes = 1 << 20;
-constexpr size_t kMaxValuePieces = 4096;
-// Scripts that run or source other scripts: each run reads and evaluates a file again, and
-// scripts that run each other twice per level would run 2^depth files.
-constexpr int kMaxFilesRun = 256;
-
-Text Capped(Text text, int file, size_t offset) {
-  size_t bytes = 0;
-  for (const TextPiece& piece : text.pieces()) bytes += piece.text.size();
-  if (bytes <= kMaxValueBytes && text.pieces().size() <= kMaxValuePieces) return text;
-  return Text::Unknown("a value that grows past 1 MiB or 4096 parts", file, offset, 1);
 }
 
 enum class Flow { kNormal, kExit, kReturn, kBreak, kContinue };

@@ -221,19 +221,18 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return w.visible_devices > 0 ? ExprValue::Number(w.visible_devices)
                                      : ExprValue::Missing();
       if (field == "line") return ExprValue::Number(w.command_span.line);
-      if (field == "tp") {  // a rollout engine's TP is rollout_tp
-        auto tp = w.role == "rollout" && w.Number("rollout_tp") ? w.Number("rollout_tp")
-                                                               : w.Number("tp");
-        return ExprValue::Number(tp.value_or(1));
-      }
+      // A rollout engine's TP is rollout_tp.
+      const double tp = (w.role == "rollout" && w.Number("rollout_tp") ? w.Number("rollout_tp")
+                                                                       : w.Number("tp"))
+                            .value_or(1);
+      if (field == "tp") return ExprValue::Number(tp);
       if (field == "attention_tp") {
         // SGLang's DP attention runs attention data-parallel inside the TP group: each rank's
         // attention spans tp / dp ranks (python/sglang/srt/layers/dp_attention.py
         // compute_dp_attention_world_info: attn_tp_size = tp_size // dp_size).
-        double tp = w.role == "rollout" && w.Number("rollout_tp") ? *w.Number("rollout_tp")
-                                                                  : w.Number("tp").value_or(1);
         if (w.Bool("dp_attention").value_or(false))
-          tp = std::max(1.0, std::floor(tp / std::max(w.Number("dp").value_or(1), 1.0)));
+          return ExprValue::Number(
+              std::max(1.0, std::floor(tp / std::max(w.Number("dp").value_or(1), 1.0))));
         return ExprValue::Number(tp);
       }
       if (field == "expert_model_parallel")  // ETP x EP x PP; ETP defaults to TP (Megatron)

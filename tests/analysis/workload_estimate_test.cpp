@@ -149,11 +149,13 @@ TEST_CASE("an accumulation derived from the global batch is listed as an assumpt
 namespace {
 
 // verl's tuning example for Qwen2.5-Coder-14B on 4 H800s (examples/tuning/14b), with `extra`
-// appended: 16 sequences of up to 1024 + 1024 tokens per micro batch.
-WorkloadEstimate VerlFourteenB(const Catalog& catalog, const std::string& extra) {
+// appended and `leading` lines before it: 16 sequences of up to 1024 + 1024 tokens per micro
+// batch.
+WorkloadEstimate VerlFourteenB(const Catalog& catalog, const std::string& extra,
+                               const std::string& leading = "") {
   SourceMap sources;
   auto read = testing::ReadText(
-      "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
+      leading + "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
       "data.max_prompt_length=1024 data.max_response_length=1024 "
       "actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
       "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 "
@@ -187,16 +189,7 @@ TEST_CASE("verl's unpadded micro batches take the tokens the data has: a verdict
 
 TEST_CASE("a stated data length settles an unpadded job", "[analysis]") {
   Catalog catalog;
-  SourceMap sources;
-  auto read = testing::ReadText(
-      "# gpulint: data_seq_len=500\n"
-      "python3 -m verl.trainer.main_ppo data.max_prompt_length=1024 "
-      "data.max_response_length=1024 actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
-      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 trainer.n_gpus_per_node=4\n",
-      &sources);
-  REQUIRE(!read.config.workloads.empty());
-  auto stated = EstimateWorkload(read.config.workloads[0], read.config,
-                                 Context(catalog, "H800-80GB"));
+  auto stated = VerlFourteenB(catalog, "", "# gpulint: data_seq_len=500\n");
   auto full = VerlFourteenB(catalog, "actor_rollout_ref.model.use_remove_padding=False");
   REQUIRE(stated.breakdown);
   REQUIRE(full.breakdown);

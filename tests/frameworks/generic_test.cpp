@@ -4,6 +4,7 @@
 
 #include "estimator/units.h"
 #include "lint/analysis/workload_estimate.h"
+#include "tests/support/analysis_helpers.h"
 #include "tests/support/reader_helpers.h"
 
 using namespace gpulint;
@@ -24,12 +25,13 @@ TEST_CASE("PEFT's SFT example spells QLoRA its own way", "[frameworks]") {
   CHECK(Dump(w, {"quant", "lora_enabled", "lora_targets", "lora_dropout", "packing"}) ==
         "quant=nf4-dq@4:84(l) lora_enabled=true@3:49(l) lora_targets=all-linear@4:25(l) "
         "lora_dropout=0.1@3:80(l) packing=true@2:25(l)");
-  Catalog catalog;
-  EstimateContext context;
-  context.catalog = &catalog;
-  context.resolve.use_filesystem = false;
-  context.gpu_override = "A100-80GB";
-  auto estimate = EstimateWorkload(w, read.config, context);
+  auto analyzed = gpulint::testing::AnalyzeText(
+      "# gpulint: gpu=A100-80GB\n"
+      "python train.py --model_name_or_path meta-llama/Llama-2-70b-hf --max_length 2048 "
+      "--per_device_train_batch_size 2 --use_peft_lora True --lora_r 8 "
+      "--use_4bit_quantization True --use_nested_quant True\n");
+  REQUIRE(analyzed->analysis.estimates.size() == 1);
+  const WorkloadEstimate& estimate = analyzed->analysis.estimates[0];
   REQUIRE(estimate.breakdown);
   // 69B parameters at ~4.1 bits (NF4 with double-quantized scales): ~34 GiB on one GPU, not
   // the 128 GiB of bf16 weights.
