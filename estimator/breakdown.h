@@ -26,7 +26,12 @@ struct Breakdown {
 
   double torch_allocated = 0;  ///< peak of live tensors (torch.cuda.max_memory_allocated)
   double torch_reserved = 0;   ///< + the caching allocator's slack
-  double total = 0;            ///< what nvidia-smi shows for the process
+  double total = 0;            ///< what nvidia-smi shows for the process, typical slack
+  // The range a run's device total falls in. `total_low`: the live tensors at the peak with no
+  // allocator slack, which no run can go below; `total_high`: the slack that fragmentation
+  // reaches in a long run. An engine that claims a fixed budget has one value for all three.
+  double total_low = 0;
+  double total_high = 0;
 
   std::string peak_phase;      ///< where the peak is: "backward", "optimizer step", ...
   std::vector<Term> terms;     ///< finer ledger for the text report

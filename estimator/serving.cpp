@@ -124,6 +124,11 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
     b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
     b.total = DeviceTotal(b.torch_reserved, false);
+    b.total_low = DeviceTotal(b.torch_allocated, false);
+    // Weights are loaded once and never freed: only what generation allocates and frees
+    // fragments.
+    b.total_high = DeviceTotal(
+        b.weights + (b.torch_allocated - b.weights) * (1 + kAllocatorSlackHighFraction), false);
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "prefill";
     return b;
@@ -145,7 +150,7 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.requested = claimed;
     b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
     b.torch_reserved = b.torch_allocated + graphs;
-    b.total = b.torch_reserved + context;
+    b.total = b.total_low = b.total_high = b.torch_reserved + context;
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "serving (static pool + activations)";
     if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
@@ -173,6 +178,7 @@ Breakdown EstimateServing(const ServingInput& in) {
   b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
   b.torch_reserved = std::max(b.torch_allocated, requested - non_torch) + graphs;
   b.total = std::max(requested, b.weights + b.activations + b.logits + non_torch) + graphs;
+  b.total_low = b.total_high = b.total;  // the pool is sized to fill the budget
   b.overhead = b.total - b.torch_allocated;
   b.peak_phase = "start-up profile, then a fixed KV pool";
   b.terms.push_back({"non-torch (context, NCCL)", non_torch, ""});

@@ -352,9 +352,14 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   b.torch_allocated += workspace;
   b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
   b.total = DeviceTotal(b.torch_reserved, in.gpus > 1, kTrainingCudaContextGib);
+  b.total_low = DeviceTotal(b.torch_allocated, in.gpus > 1, kTrainingCudaContextGib);
+  b.total_high = DeviceTotal(b.torch_allocated * (1 + kAllocatorSlackHighFraction), in.gpus > 1,
+                             kTrainingCudaContextGib);
   if (paged_states > 0) {
+    // Paged states take what the GPU has left and page out under pressure: none at the low end.
     double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));
     b.total += resident;
+    b.total_high += std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total_high));
     b.terms.push_back(
         {"paged optimizer states", paged_states,
          in.explain ? fmt::format("unified memory: {:.1f} GiB on the GPU, the rest paged out",

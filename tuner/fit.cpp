@@ -92,7 +92,7 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
                                   : "the estimate needs values the script leaves unknown";
     return p;
   }
-  p.total_before_bytes = p.total_after_bytes = e.breakdown->total;
+  p.total_before_bytes = p.total_after_bytes = e.breakdown->total_high;
   if (what_if.Fits({})) {
     p.note = fmt::format("fits already ({:.1f} GiB of {:.1f} allowed)",
                          est::BytesToGib(p.total_before_bytes), est::BytesToGib(p.limit_bytes));

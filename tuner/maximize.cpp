@@ -24,7 +24,7 @@ Proposal Start(const WhatIf& what_if, size_t workload, const char* objective) {
   p.workload = workload;
   p.objective = objective;
   p.limit_bytes = what_if.limit_bytes();
-  if (what_if.estimate().breakdown) p.total_before_bytes = what_if.estimate().breakdown->total;
+  if (what_if.estimate().breakdown) p.total_before_bytes = what_if.estimate().breakdown->total_high;
   p.total_after_bytes = p.total_before_bytes;
   return p;
 }
@@ -125,15 +125,22 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     candidates = Multiples(1, upper);
   }
   if (options.pow2) candidates = PowersOfTwo(candidates);
-  long best = LargestFitting(candidates, [&](long m) {
-    return what_if.Fits({{"micro_batch", Number(static_cast<double>(m))}});
-  });
+  // A micro-batch that keeps micro x accumulation is judged with its accumulation: more steps
+  // keep gradients across micro-batches.
+  auto values = [&](long m) {
+    std::map<std::string, std::string> v = {{"micro_batch", Number(static_cast<double>(m))}};
+    if (accumulation_product > 0)
+      v["grad_accum"] = Number(static_cast<double>(accumulation_product / m));
+    return v;
+  };
+  long best = LargestFitting(candidates, [&](long m) { return what_if.Fits(values(m)); });
   Settle(what_if, candidates, best, static_cast<double>(micro), "micro_batch", &p);
   if (!p.changes.empty() && accumulation_product > 0) {
     long m = candidates[static_cast<size_t>(best)];
     long accumulation = accumulation_product / m;
     p.changes.push_back({"grad_accum", Number(w.Number("grad_accum").value_or(1)),
                          Number(static_cast<double>(accumulation))});
+    p.total_after_bytes = what_if.TotalBytes(values(m)).value_or(p.total_before_bytes);
     p.summary = fmt::format("micro_batch {} -> {}, grad_accum {} -> {} (global batch kept)",
                             micro, m, Number(w.Number("grad_accum").value_or(1)), accumulation) +
                 Tail(what_if, p);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lint/config/project_config.h"
+
 namespace gpulint {
 
 class WhatIfMemo;
@@ -34,7 +36,7 @@ struct Proposal {
 
 /// Everything a search needs besides the file: the CLI's --keep/--pow2/--headroom.
 struct TunerOptions {
-  double headroom = 0.10;
+  double headroom = kDefaultHeadroom;
   bool pow2 = false;
   bool keep_global_batch = false;  ///< --keep global-batch (on by itself when the script sets it)
   std::string workload_role;       ///< --workload: only workloads with this role

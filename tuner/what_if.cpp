@@ -46,8 +46,10 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
       shares_device = shares_device ||
                       std::find(self.devices.begin(), self.devices.end(), d) != self.devices.end();
     if (!shares_device) continue;
-    if (same_process) others += e.breakdown->torch_reserved;  // one CUDA context between them
-    else if (beside) others += e.breakdown->total;
+    // At their high ends, as the workload's own peak is judged.
+    const est::Breakdown& b = *e.breakdown;
+    if (same_process) others += b.total_high - (b.total - b.torch_reserved);  // one context
+    else if (beside) others += b.total_high;
   }
   limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);
 }
@@ -56,7 +58,7 @@ std::optional<double> WhatIf::TotalBytes(
     const std::map<std::string, std::string>& values) const {
   auto breakdown = Estimate(values);
   if (!breakdown) return std::nullopt;
-  return breakdown->total;
+  return breakdown->total_high;
 }
 
 std::optional<est::Breakdown> WhatIf::Estimate(
@@ -88,8 +90,8 @@ std::string WhatIf::Outcome(const std::map<std::string, std::string>& values) co
     return fmt::format("the KV cache holds {:.0f} tokens, {:.1f} sequences of {:.0f}",
                        after->kv_cache_tokens, after->kv_cache_tokens / length, length);
   }
-  return fmt::format("peak {:.1f} -> {:.1f} GiB per GPU, {:.1f} GiB allowed",
-                     est::BytesToGib(e.breakdown->total), est::BytesToGib(after->total),
+  return fmt::format("peak up to {:.1f} -> {:.1f} GiB per GPU, {:.1f} GiB allowed",
+                     est::BytesToGib(e.breakdown->total_high), est::BytesToGib(after->total_high),
                      est::BytesToGib(limit_bytes_));
 }
 
@@ -101,9 +103,9 @@ bool WhatIf::Fits(const std::map<std::string, std::string>& values) const {
   if (e.ClaimsMemoryFraction()) {
     double length = e.max_model_len;
     if (auto it = values.find("max_model_len"); it != values.end()) length = std::stod(it->second);
-    return breakdown->kv_cache_tokens >= length && breakdown->total <= e.usable_bytes;
+    return breakdown->kv_cache_tokens >= length && breakdown->total_high <= e.usable_bytes;
   }
-  return breakdown->total <= limit_bytes_;
+  return breakdown->total_high <= limit_bytes_;
 }
 
 }  // namespace gpulint

@@ -41,14 +41,14 @@ class WhatIf {
   /// The estimate with `values` (setting -> text) applied; nullopt when the workload cannot be
   /// estimated.
   std::optional<est::Breakdown> Estimate(const std::map<std::string, std::string>& values) const;
-  /// The estimated peak per GPU with `values` applied.
+  /// The high end of the estimated peak per GPU with `values` applied (what "fits" means).
   std::optional<double> TotalBytes(const std::map<std::string, std::string>& values) const;
-  /// Training: the peak within usable memory minus headroom. vLLM and SGLang size themselves to
+  /// Training: the high end of the peak within usable memory minus headroom. vLLM and SGLang size themselves to
   /// their memory fraction, so for them: the engine starts (its KV cache holds one sequence of
   /// max_model_len) and the claim is within the GPU.
   bool Fits(const std::map<std::string, std::string>& values) const;
 
-  /// What `values` change, for people: "peak 31.2 -> 71.0 GiB per GPU, 71.7 GiB allowed", or
+  /// What `values` change, for people: "peak up to 31.2 -> 71.0 GiB per GPU, 71.7 GiB allowed", or
   /// for an engine that sizes itself, what its KV cache then holds.
   std::string Outcome(const std::map<std::string, std::string>& values) const;
 

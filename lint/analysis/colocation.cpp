@@ -15,6 +15,95 @@ struct ProcessOnDevice {
   int live_workloads = 0;
 };
 
+// Which end of each workload's range a device's load adds up.
+enum class Level { kTypical, kLow, kHigh };
+
+double TotalAt(const est::Breakdown& b, Level level) {
+  return level == Level::kLow ? b.total_low : level == Level::kHigh ? b.total_high : b.total;
+}
+
+// The torch-reserved part of that total: the total less the process's context.
+double ReservedAt(const est::Breakdown& b, Level level) {
+  return TotalAt(b, level) - (b.total - b.torch_reserved);
+}
+
+// One device's peak at one end of the ranges: the bytes, the workloads live together at it and
+// whether more than one workload is live at once.
+DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& estimates,
+                  int device, const std::map<int, std::vector<int>>& processes, Level level) {
+  DeviceLoad load;
+  load.device = device;
+  std::map<int, ProcessOnDevice> per_process;
+  for (const auto& [process, workloads] : processes) {
+    ProcessOnDevice p;
+    double phase_train = 0, phase_rollout = 0, persistent = 0, train_context = 0;
+    // Workloads living in the trainer's process (a reference policy): their weights stay, and
+    // their forward runs between the trainer's steps, beside its persistent state only.
+    double shared_held = 0, shared_transient = 0;
+    bool colocated = false;
+    for (int index : workloads) {
+      load.workloads.push_back(index);
+      const WorkloadEstimate& e = estimates[static_cast<size_t>(index)];
+      if (!e.breakdown) continue;
+      const est::Breakdown& b = *e.breakdown;
+      const Workload& w = config.workloads[static_cast<size_t>(index)];
+      ++p.live_workloads;
+      if (w.shares_process_gpus) {
+        // Same process: no second CUDA context.
+        const double held = std::min(e.persistent_bytes, ReservedAt(b, level));
+        shared_held += held;
+        shared_transient = std::max(shared_transient, ReservedAt(b, level) - held);
+      } else if (w.role == "rollout") {
+        phase_rollout = std::max(phase_rollout, TotalAt(b, level));
+        colocated = true;
+      } else {
+        if (TotalAt(b, level) > phase_train) train_context = b.total - b.torch_reserved;
+        phase_train = std::max(phase_train, TotalAt(b, level));
+        persistent = std::max(persistent, e.persistent_bytes);
+      }
+    }
+    // A colocated trainer and rollout engine take turns; the trainer's weights and optimizer
+    // stay on the GPU while the engine generates unless the framework offloads them.
+    bool offloaded = false;
+    for (int index : workloads) {
+      const Workload& w = config.workloads[static_cast<size_t>(index)];
+      if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
+    }
+    double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
+    double turns = std::max(phase_train, rollout_phase);
+    if (shared_transient > 0)
+      turns = std::max(turns, train_context + persistent + shared_transient);
+    p.bytes += shared_held + turns;
+    if (colocated && phase_train > 0) p.live_workloads = std::max(p.live_workloads, 2);
+    per_process[process] = p;
+  }
+  // Processes that run at the same time add up; the device's peak is the worst such set.
+  for (const auto& [process, p] : per_process) {
+    double bytes = p.bytes;
+    int live = p.live_workloads;
+    std::vector<int> together = processes.at(process);
+    const Workload* first = nullptr;
+    for (int index : processes.at(process)) first = &config.workloads[static_cast<size_t>(index)];
+    if (first) {
+      for (int other : first->concurrent_processes) {
+        auto it = per_process.find(other);
+        if (it == per_process.end()) continue;
+        bytes += it->second.bytes;
+        live += it->second.live_workloads;
+        const std::vector<int>& others = processes.at(other);
+        together.insert(together.end(), others.begin(), others.end());
+      }
+    }
+    if (bytes > load.bytes) {
+      load.bytes = bytes;
+      std::sort(together.begin(), together.end());
+      load.peak_workloads = std::move(together);
+    }
+    load.shared = load.shared || live > 1;
+  }
+  return load;
+}
+
 }  // namespace
 
 std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
@@ -27,76 +116,9 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
 
   std::vector<DeviceLoad> loads;
   for (const auto& [device, processes] : by_device) {
-    DeviceLoad load;
-    load.device = device;
-    std::map<int, ProcessOnDevice> per_process;
-    for (const auto& [process, workloads] : processes) {
-      ProcessOnDevice p;
-      double phase_train = 0, phase_rollout = 0, persistent = 0, train_context = 0;
-      // Workloads living in the trainer's process (a reference policy): their weights stay, and
-      // their forward runs between the trainer's steps, beside its persistent state only.
-      double shared_held = 0, shared_transient = 0;
-      bool colocated = false;
-      for (int index : workloads) {
-        load.workloads.push_back(index);
-        const WorkloadEstimate& e = estimates[static_cast<size_t>(index)];
-        if (!e.breakdown) continue;
-        const Workload& w = config.workloads[static_cast<size_t>(index)];
-        ++p.live_workloads;
-        if (w.shares_process_gpus) {
-          // Same process: no second CUDA context.
-          const double held = std::min(e.persistent_bytes, e.breakdown->torch_reserved);
-          shared_held += held;
-          shared_transient = std::max(shared_transient, e.breakdown->torch_reserved - held);
-        } else if (w.role == "rollout") {
-          phase_rollout = std::max(phase_rollout, e.breakdown->total);
-          colocated = true;
-        } else {
-          if (e.breakdown->total > phase_train)
-            train_context = e.breakdown->total - e.breakdown->torch_reserved;
-          phase_train = std::max(phase_train, e.breakdown->total);
-          persistent = std::max(persistent, e.persistent_bytes);
-        }
-      }
-      // A colocated trainer and rollout engine take turns; the trainer's weights and optimizer
-      // stay on the GPU while the engine generates unless the framework offloads them.
-      bool offloaded = false;
-      for (int index : workloads) {
-        const Workload& w = config.workloads[static_cast<size_t>(index)];
-        if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
-      }
-      double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
-      double turns = std::max(phase_train, rollout_phase);
-      if (shared_transient > 0)
-        turns = std::max(turns, train_context + persistent + shared_transient);
-      p.bytes += shared_held + turns;
-      if (colocated && phase_train > 0) p.live_workloads = std::max(p.live_workloads, 2);
-      per_process[process] = p;
-    }
-    // Processes that run at the same time add up; the device's peak is the worst such set.
-    for (const auto& [process, p] : per_process) {
-      double bytes = p.bytes;
-      int live = p.live_workloads;
-      std::vector<int> together = processes.at(process);
-      const Workload* first = nullptr;
-      for (int index : processes.at(process)) first = &config.workloads[static_cast<size_t>(index)];
-      if (first) {
-        for (int other : first->concurrent_processes) {
-          auto it = per_process.find(other);
-          if (it == per_process.end()) continue;
-          bytes += it->second.bytes;
-          live += it->second.live_workloads;
-          const std::vector<int>& others = processes.at(other);
-          together.insert(together.end(), others.begin(), others.end());
-        }
-      }
-      if (bytes > load.bytes) {
-        load.bytes = bytes;
-        std::sort(together.begin(), together.end());
-        load.peak_workloads = std::move(together);
-      }
-      load.shared = load.shared || live > 1;
-    }
+    DeviceLoad load = LoadAt(config, estimates, device, processes, Level::kTypical);
+    load.low_bytes = LoadAt(config, estimates, device, processes, Level::kLow).bytes;
+    load.high_bytes = LoadAt(config, estimates, device, processes, Level::kHigh).bytes;
     loads.push_back(std::move(load));
   }
   return loads;

@@ -13,6 +13,8 @@ namespace gpulint {
 struct DeviceLoad {
   int device = 0;
   double bytes = 0;             ///< the peak of everything live on it at once
+  double low_bytes = 0;         ///< the same from the low ends of the workloads' ranges
+  double high_bytes = 0;        ///< ... and from their high ends
   std::vector<int> workloads;   ///< indices into RunConfig::workloads that use it
   std::vector<int> peak_workloads;  ///< those live together at the peak (sorted)
   bool shared = false;          ///< more than one workload is live on it at the same time

@@ -127,40 +127,72 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
 enum class DataDecides {
   kLength,     // no sequence length anywhere: the longest sample decides
   kUnpadded,   // sequences are not padded: the sum of the actual lengths decides
+  kBudgetFill, // a token budget per micro batch, filled from a mini-batch of unpadded sequences
 };
+
+// The step's input when the data's sequences are `len` tokens long (kLength: the longest one;
+// otherwise on average).
+est::TrainingInput AtDataLength(DataDecides why, const est::TrainingInput& in, double len,
+                                double budget_tokens, double sequences_per_gpu) {
+  est::TrainingInput probe = in;
+  probe.explain = false;
+  if (why == DataDecides::kBudgetFill)
+    probe.tokens_per_micro_batch = std::min(budget_tokens, sequences_per_gpu * len);
+  else
+    probe.seq_len = len;
+  return probe;
+}
 
 // A verdict that holds at any length stands (the model's state alone does not fit); one that
 // flips with the length is not judged, and the estimate says up to which length the job fits.
 // Padding to the longest sample in a micro batch is judged at the cap: one long sample brings
 // the whole batch there. Without padding every sample would have to reach it, so the cap is a
-// ceiling the data rarely meets, and a verdict that only the ceiling breaks is left open.
-void JudgeDataLength(DataDecides why, const est::TrainingInput& in,
-                     const est::Breakdown& assumed, WorkloadEstimate* out, bool explain) {
-  if (assumed.total <= out->usable_bytes) return;
-  est::TrainingInput probe = in;
-  probe.explain = false;
-  probe.seq_len = 1;
-  if (est::EstimateTraining(probe).total > out->usable_bytes) return;
+// ceiling the data rarely meets, and a verdict that only the ceiling breaks is left open. The
+// same holds for a token budget that a GPU's share of the mini-batch fills only when its
+// sequences are long (verl's use_dynamic_bsz: rearrange_micro_batches packs the mini-batch's
+// actual tokens into micro batches of at most ppo_max_token_len_per_gpu).
+void JudgeDataLength(DataDecides why, const est::TrainingInput& in, const est::Breakdown& assumed,
+                     double budget_tokens, double sequences_per_gpu, WorkloadEstimate* out,
+                     bool explain) {
+  // "Fits" is the high end of the range; a job that cannot fit is past it at its low end.
+  if (assumed.total_high <= out->usable_bytes) return;
+  auto at = [&](double len) {
+    return est::EstimateTraining(AtDataLength(why, in, len, budget_tokens, sequences_per_gpu));
+  };
+  if (at(1).total_low > out->usable_bytes) return;
   out->unknown_inputs.emplace_back(why == DataDecides::kLength ? "max_seq_len" : "data_seq_len");
   if (!explain) return;
   double fits = 1, fails = in.seq_len;
   while (fails - fits > 1) {
-    probe.seq_len = std::floor((fits + fails) / 2);
-    (est::EstimateTraining(probe).total <= out->usable_bytes ? fits : fails) = probe.seq_len;
+    const double mid = std::floor((fits + fails) / 2);
+    (at(mid).total_high <= out->usable_bytes ? fits : fails) = mid;
   }
-  if (why == DataDecides::kLength) {
-    out->undecided = fmt::format(
-        "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
-        "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
-        "max_seq_len=N directive) to have it judged",
-        fits, in.seq_len, est::BytesToGib(assumed.total));
-    return;
+  switch (why) {
+    case DataDecides::kLength:
+      out->undecided = fmt::format(
+          "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
+          "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
+          "max_seq_len=N directive) to have it judged",
+          fits, in.seq_len, est::BytesToGib(assumed.total_high));
+      return;
+    case DataDecides::kUnpadded:
+      out->undecided = fmt::format(
+          "sequences are not padded, so their actual lengths decide: micro batches of {} whose "
+          "sequences average up to {} tokens fit; all {} at the full {} tokens need {:.1f} GiB; "
+          "state the length the data reaches (# gpulint: data_seq_len=N) to have it judged",
+          in.micro_batch, fits, in.micro_batch, in.seq_len, est::BytesToGib(assumed.total_high));
+      return;
+    case DataDecides::kBudgetFill:
+      out->undecided = fmt::format(
+          "sequences are not padded, so their actual lengths decide: each GPU packs its {} "
+          "sequences of a mini-batch into micro batches of at most {} tokens, which they fill "
+          "only if they average {:.0f} tokens; up to {:.0f} tokens per micro batch fit, the full "
+          "budget needs {:.1f} GiB; state the length the data reaches (# gpulint: "
+          "data_seq_len=N) to have it judged",
+          sequences_per_gpu, budget_tokens, std::ceil(budget_tokens / sequences_per_gpu),
+          std::min(budget_tokens, fits * sequences_per_gpu), est::BytesToGib(assumed.total_high));
+      return;
   }
-  out->undecided = fmt::format(
-      "sequences are not padded, so their actual lengths decide: micro batches of {} whose "
-      "sequences average up to {} tokens fit; all {} at the full {} tokens need {:.1f} GiB; "
-      "state the length the data reaches (# gpulint: data_seq_len=N) to have it judged",
-      in.micro_batch, fits, in.micro_batch, in.seq_len, est::BytesToGib(assumed.total));
 }
 
 est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch& arch,
@@ -197,9 +229,20 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     unpadded = false;
   }
   const bool token_budget = s.BoolOr("dynamic_batch", false) && s.Number("max_tokens_per_gpu");
+  // Under a token budget, a micro batch holds at most the tokens of the GPU's share of the
+  // mini-batch (an RL job's mini-batch counts prompts, each sampled n_samples times).
+  double sequences_per_gpu = 0;
   if (token_budget) {
     in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
     in.micro_batch = 1;
+    const int data_parallel =
+        std::max(in.gpus / std::max(in.tp * in.pp * in.cp, 1), 1);
+    if (auto mini = s.Number("ppo_mini_batch"); rl && mini && *mini > 0) {
+      sequences_per_gpu = std::max(
+          1.0, std::floor(*mini * s.Number("n_samples").value_or(1) / data_parallel));
+      in.tokens_per_micro_batch =
+          std::min(in.tokens_per_micro_batch, sequences_per_gpu * in.seq_len);
+    }
   } else {
     in.micro_batch = static_cast<int>(s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
@@ -341,9 +384,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
   if (!token_budget && length_from_data)
-    JudgeDataLength(DataDecides::kLength, in, breakdown, out, explain);
+    JudgeDataLength(DataDecides::kLength, in, breakdown, 0, 0, out, explain);
   else if (!token_budget && unpadded)
-    JudgeDataLength(DataDecides::kUnpadded, in, breakdown, out, explain);
+    JudgeDataLength(DataDecides::kUnpadded, in, breakdown, 0, 0, out, explain);
+  else if (token_budget && unpadded && sequences_per_gpu > 0)
+    JudgeDataLength(DataDecides::kBudgetFill, in, breakdown, in.tokens_per_micro_batch,
+                    sequences_per_gpu, out, explain);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;
@@ -450,7 +496,7 @@ void EstimateResolved(const Workload& workload, const est::Quantization& quant_f
           ? EstimateTrainingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain)
           : EstimateServingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain);
   for (const std::string& a : breakdown.assumptions) out->assumptions.push_back(a);
-  out->fits = breakdown.total <= out->usable_bytes &&
+  out->fits = breakdown.total_high <= out->usable_bytes &&
               (breakdown.kv_cache_tokens < 0 || out->max_model_len <= 0 ||
                breakdown.kv_cache_tokens >= out->max_model_len);
   out->breakdown = std::move(breakdown);

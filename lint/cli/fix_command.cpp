@@ -80,7 +80,7 @@ nlohmann::ordered_json ToJson(const FileResult& file) {
 
 // A pull-request comment: what changes, the estimates, and the diff.
 std::string ToMarkdown(const std::vector<FileResult>& results) {
-  std::string out = "### gpulint fix\n\n| file | workload | change | peak per GPU | allowed |\n"
+  std::string out = "### gpulint fix\n\n| file | workload | change | peak per GPU (high end) | allowed |\n"
                     "| --- | --- | --- | ---: | ---: |\n";
   std::string diffs;
   for (const FileResult& file : results) {
@@ -180,8 +180,11 @@ int RunFixCommand(const Args& args) {
       }
       const ProjectConfig* config = workspace.ConfigFor(file.path, &error);
       TunerOptions tuner;
-      tuner.headroom = options.headroom.value_or(config && config->headroom ? *config->headroom
-                                                                             : 0.10);
+      if (!ResolveHeadroom(options.headroom, config ? *config : ProjectConfig{},
+                           analysis->read.config, file.path, &tuner.headroom, &error)) {
+        fmt::print(stderr, "gpulint: error: {}\n", error);
+        return kExitUsage;
+      }
       tuner.pow2 = options.pow2;
       tuner.keep_global_batch = !options.keep.empty();
       tuner.workload_role = options.workload;

@@ -87,7 +87,7 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
                "Ignore '# gpulint: disable' comments");
   app.add_option("--baseline", o.baseline, "Report only findings not recorded in this file");
   app.add_option("--write-baseline", o.write_baseline, "Record current findings in this file");
-  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
+  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
       ->check(HeadroomRange());
   return Run(app, args, std::move(o));
 }
@@ -123,7 +123,7 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
                "With --write: also write through symbolic links that leave the linted folders");
   app.add_flag("--unsafe-fixes", o.unsafe_fixes,
                "Without --maximize/--fit: also apply fixes that change how the job runs");
-  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free (default 0.10)")
+  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
       ->check(HeadroomRange());
   Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))
       ->delimiter(',');

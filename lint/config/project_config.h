@@ -12,11 +12,16 @@
 
 namespace gpulint {
 
+/// The fraction of usable memory a team keeps free beyond the high end of each estimate. None by
+/// default: the high end already holds the allocator slack that 95% of measured runs stay under
+/// (estimator/overhead.h), and a further 10% flagged jobs with a fifth of the GPU free.
+inline constexpr double kDefaultHeadroom = 0;
+
 struct ProjectConfig {
   std::string path;                          ///< the file read; empty when there is none
   std::string text;                          ///< its content ([[gpu]] tables are read from it)
   std::optional<std::string> gpu;            ///< the cluster's GPU
-  std::optional<double> headroom;            ///< fraction of usable memory kept free
+  std::optional<double> headroom;            ///< fraction kept free beyond the high end
   std::vector<std::string> select, ignore;   ///< rule ids or prefixes
   std::vector<std::string> exclude;          ///< glob patterns of files not to lint
   std::vector<std::string> include;          ///< globs of further files a folder walk takes

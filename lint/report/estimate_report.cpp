@@ -40,10 +40,12 @@ Json EstimateObject(const Workload& w, const WorkloadEstimate& e) {
     per_gpu["torch_allocated"] = Gib(b.torch_allocated);
     per_gpu["torch_reserved"] = Gib(b.torch_reserved);
     per_gpu["total"] = Gib(b.total);
+    per_gpu["total_low"] = Gib(b.total_low);
+    per_gpu["total_high"] = Gib(b.total_high);
     j["per_gpu"] = per_gpu;
     j["usable"] = Gib(e.usable_bytes);
-    j["fits"] = e.fits;
-    j["margin"] = Gib(e.usable_bytes - b.total);
+    j["fits"] = e.fits;  // at the high end
+    j["margin"] = Gib(e.usable_bytes - b.total_high);
     j["peak_phase"] = b.peak_phase;
     j["kv_cache_tokens"] = b.kv_cache_tokens >= 0 ? Json(b.kv_cache_tokens) : Json(nullptr);
     j["max_concurrency"] =
@@ -144,12 +146,25 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     }
     out += fmt::format("      {:<12} {:>8.2f} GiB  (peak of live tensors)\n", "allocated",
                        est::BytesToGib(b.torch_allocated));
-    out += fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows)\n", "total",
+    out += fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows, typically)\n", "total",
                        est::BytesToGib(b.total));
-    double margin = e.usable_bytes - b.total;
-    out += fmt::format("    {}: {} {:.1f} GiB; peak at {}\n", e.fits ? "fits" : "DOES NOT FIT",
-                       margin >= 0 ? "margin" : "short by", est::BytesToGib(std::abs(margin)),
-                       b.peak_phase);
+    if (b.total_high > b.total_low)
+      out += fmt::format("      {:<12} {:>8.2f} - {:.2f} GiB  (no allocator slack - the slack a "
+                         "long run reaches)\n", "range", est::BytesToGib(b.total_low),
+                         est::BytesToGib(b.total_high));
+    const double high_margin = e.usable_bytes - b.total_high;
+    const double low_margin = e.usable_bytes - b.total_low;
+    if (e.fits || high_margin >= 0)
+      out += fmt::format("    {}: margin {:.1f} GiB at the high end; peak at {}\n",
+                         e.fits ? "fits" : "DOES NOT FIT", est::BytesToGib(high_margin),
+                         b.peak_phase);
+    else if (low_margin >= 0)
+      out += fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is short "
+                         "by {:.1f} GiB; peak at {}\n", est::BytesToGib(low_margin),
+                         est::BytesToGib(-high_margin), b.peak_phase);
+    else
+      out += fmt::format("    DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}\n",
+                         est::BytesToGib(-low_margin), b.peak_phase);
     if (b.kv_cache_tokens >= 0)
       out += fmt::format("    KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once\n",
                          b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len);
@@ -166,8 +181,12 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
                            config.workloads[static_cast<size_t>(index)].role,
                            config.workloads[static_cast<size_t>(index)].command_span.line);
     double usable = analysis.gpu.spec ? analysis.gpu.spec->total_bytes : 0;
-    out += fmt::format("  GPU {} is shared: {} -> {:.1f} GiB{}\n", load.device, names,
-                       est::BytesToGib(load.bytes),
+    const std::string range =
+        load.high_bytes > load.low_bytes
+            ? fmt::format("{:.1f}-{:.1f}", est::BytesToGib(load.low_bytes),
+                          est::BytesToGib(load.high_bytes))
+            : fmt::format("{:.1f}", est::BytesToGib(load.bytes));
+    out += fmt::format("  GPU {} is shared: {} -> {} GiB{}\n", load.device, names, range,
                        usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : "");
   }
   return out;
@@ -190,10 +209,19 @@ std::string VerdictRows(const FileAnalysis& analysis) {
   for (size_t i = 0; i < config.workloads.size(); ++i) {
     const Workload& w = config.workloads[i];
     const WorkloadEstimate& e = analysis.estimates[i];
-    std::string peak = e.breakdown ? fmt::format("{:.1f} GiB", est::BytesToGib(e.breakdown->total))
-                                   : "n/a";
+    std::string peak = "n/a";
+    if (const auto& b = e.breakdown)
+      peak = b->total_high > b->total_low
+                 ? fmt::format("{:.1f}-{:.1f} GiB", est::BytesToGib(b->total_low),
+                               est::BytesToGib(b->total_high))
+                 : fmt::format("{:.1f} GiB", est::BytesToGib(b->total));
     std::string usable = e.gpu ? fmt::format("{:.1f} GiB", est::BytesToGib(e.usable_bytes)) : "n/a";
-    std::string fits = !e.breakdown ? "?" : e.fits ? "yes" : "**no**";
+    std::string fits = !e.breakdown                                    ? "?"
+                       : e.fits                                          ? "yes"
+                       : e.breakdown->total_low <= e.usable_bytes &&
+                               e.breakdown->total_high > e.usable_bytes
+                           ? "**may not**"
+                           : "**no**";
     out += fmt::format("| `{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
                        WhereWritten(analysis, w), w.role, w.framework,
                        ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);
@@ -221,6 +249,9 @@ std::string BreakdownMarkdown(const FileAnalysis& analysis) {
       if (bytes > 0) out += fmt::format("| {} | {:.2f} |\n", name, est::BytesToGib(bytes));
     out += fmt::format("| **total** | **{:.2f}** of {:.2f} |\n", est::BytesToGib(b.total),
                        est::BytesToGib(e.usable_bytes));
+    if (b.total_high > b.total_low)
+      out += fmt::format("| range (no slack - a long run's slack) | {:.2f} - {:.2f} |\n",
+                         est::BytesToGib(b.total_low), est::BytesToGib(b.total_high));
   }
   return out;
 }

@@ -1,10 +1,13 @@
 #include "lint/rules/linter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
 
 #include "lint/util/background.h"
+#include "lint/util/strings.h"
 
 namespace gpulint {
 
@@ -75,6 +78,22 @@ bool Linter::LintAll(Workspace& workspace, const std::vector<LoadedFile>& files,
   return true;
 }
 
+bool ResolveHeadroom(std::optional<double> command_line, const ProjectConfig& project,
+                     const RunConfig& script, const std::string& path, double* headroom,
+                     std::string* error) {
+  *headroom = command_line.value_or(project.headroom.value_or(kDefaultHeadroom));
+  auto it = script.directives.find("headroom");
+  if (it == script.directives.end() || command_line) return true;
+  double value = 0;
+  if (!ParseNumber(it->second, &value) || !(value >= 0 && value < 0.9)) {
+    *error = fmt::format("'headroom' must be a number in [0, 0.9): '{}', in the gpulint "
+                         "directive of {}", it->second, path);
+    return false;
+  }
+  *headroom = value;
+  return true;
+}
+
 bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
                   std::string* error) {
   const ProjectConfig* config = workspace.ConfigFor(file.path, error);
@@ -92,7 +111,9 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
   settings.ignore = config->ignore;
   settings.ignore.insert(settings.ignore.end(), choices_.ignore.begin(), choices_.ignore.end());
   settings.severity = config->severity;
-  settings.headroom = choices_.headroom.value_or(config->headroom.value_or(0.10));
+  if (!ResolveHeadroom(choices_.headroom, *config, out->analysis->read.config, file.path,
+                       &settings.headroom, error))
+    return false;
   settings.inline_suppress = !choices_.no_inline_suppress;
   if (!CheckRuleChoices(rules_, settings, error)) return false;
   FixProvider fixes = choices_.fixes ? choices_.fixes(workspace, settings) : nullptr;

@@ -47,6 +47,13 @@ struct LintedFile {
   std::vector<std::string> unestimated;
 };
 
+/// The headroom for one file: the command line's, else the script's `# gpulint: headroom=F`,
+/// else the project's, else kDefaultHeadroom. False with `error` set for a directive that is
+/// not a number in [0, 0.9).
+bool ResolveHeadroom(std::optional<double> command_line, const ProjectConfig& project,
+                     const RunConfig& script, const std::string& path, double* headroom,
+                     std::string* error);
+
 class Linter {
  public:
   /// Starts loading the built-in rules on another thread: a pre-commit hook feels start-up

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lint/analysis/file_analysis.h"
+#include "lint/config/project_config.h"
 #include "lint/core/finding.h"
 #include "lint/rules/rule_set.h"
 
@@ -19,7 +20,7 @@ struct LintSettings {
   std::vector<std::string> select;              ///< ids or prefixes; empty: all
   std::vector<std::string> ignore;
   std::map<std::string, std::string> severity;  ///< id -> error | warning | info
-  double headroom = 0.10;
+  double headroom = kDefaultHeadroom;
   bool inline_suppress = true;
 };
 

@@ -100,11 +100,12 @@ const ExprSchema& RuleSchema() {
     s["gpu.name"] = s["gpu.arch"] = ExprType::kString;
     s["gpu.usable_gib"] = s["gpu.total_gib"] = ExprType::kNumber;
     s["gpu.fp8"] = s["gpu.bf16"] = ExprType::kBool;
-    for (const char* n : {"est.total_gib", "est.allocated_gib", "est.reserved_gib",
+    for (const char* n : {"est.total_gib", "est.low_gib", "est.high_gib", "est.allocated_gib",
+                          "est.reserved_gib",
                           "est.weights_gib", "est.gradients_gib", "est.optimizer_gib",
                           "est.activations_gib", "est.logits_gib", "est.kv_cache_gib",
                           "est.overhead_gib", "est.kv_cache_tokens", "est.max_concurrency",
-                          "est.margin_gib", "est.weights_4bit_gib", "est.with_grad_ckpt_total_gib",
+                          "est.margin_gib", "est.weights_4bit_gib", "est.with_grad_ckpt_high_gib",
                           "est.without_offload_total_gib",
                           "est.offloaded_gib", "est.requested_gib", "est.max_model_len"})
       s[n] = ExprType::kNumber;
@@ -128,8 +129,10 @@ const ExprSchema& RuleSchema() {
       s[n] = ExprType::kNumber;
     s["file.devices_assumed"] = ExprType::kBool;
     s["file.gpu_problem"] = s["file.gpu_declared"] = ExprType::kString;
-    for (const char* n : {"device.id", "device.count", "device.total_gib", "device.fraction_sum",
-                          "device.workloads", "device.engines", "device.largest_workload_gib"})
+    for (const char* n : {"device.id", "device.count", "device.total_gib", "device.low_gib",
+                          "device.high_gib", "device.fraction_sum", "device.workloads",
+                          "device.engines", "device.largest_workload_gib",
+                          "device.largest_workload_low_gib", "device.largest_workload_high_gib"})
       s[n] = ExprType::kNumber;
     s["device.names"] = s["device.ids"] = s["device.label"] = ExprType::kString;
     s["unresolved.name"] = s["unresolved.reason"] = ExprType::kString;
@@ -169,8 +172,8 @@ double OffloadedBytes(const est::Breakdown& b) {
   return 0;
 }
 
-// The same job with everything on the GPU, in GiB: nullopt unless that fits, within the
-// headroom for a trainer (an engine's budget is its own fraction of the GPU; there the KV cache
+// The same job with everything on the GPU, in GiB at the high end: nullopt unless that fits,
+// within the headroom for a trainer (an engine's budget is its own fraction of the GPU; there the KV cache
 // must hold a sequence).
 std::optional<double> WithoutOffloadGib(const FileAnalysis& analysis, const Workload& w,
                                         double headroom) {
@@ -180,9 +183,9 @@ std::optional<double> WithoutOffloadGib(const FileAnalysis& analysis, const Work
   WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
   if (!what_if.breakdown || !what_if.unknown_inputs.empty() || !what_if.fits) return std::nullopt;
   if (what_if.kind == WorkloadEstimate::Kind::kTraining &&
-      what_if.breakdown->total > what_if.usable_bytes * (1 - headroom))
+      what_if.breakdown->total_high > what_if.usable_bytes * (1 - headroom))
     return std::nullopt;
-  return est::BytesToGib(what_if.breakdown->total);
+  return est::BytesToGib(what_if.breakdown->total_high);
 }
 
 ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double headroom) {
@@ -303,6 +306,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (!e.breakdown || !e.unknown_inputs.empty()) return ExprValue::Missing();
       const est::Breakdown& b = *e.breakdown;
       if (field == "total_gib") return Gib(b.total);
+      if (field == "low_gib") return Gib(b.total_low);
+      if (field == "high_gib") return Gib(b.total_high);
       if (field == "allocated_gib") return Gib(b.torch_allocated);
       if (field == "reserved_gib") return Gib(b.torch_reserved);
       if (field == "weights_gib") return Gib(b.weights);
@@ -312,7 +317,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "logits_gib") return Gib(b.logits);
       if (field == "kv_cache_gib") return Gib(b.kv_cache);
       if (field == "overhead_gib") return Gib(b.overhead);
-      if (field == "margin_gib") return Gib(e.usable_bytes - b.total);
+      if (field == "margin_gib") return Gib(e.usable_bytes - b.total_high);
       if (field == "fits") return ExprValue::Bool(e.fits);
       if (field == "peak_phase") return ExprValue::String(b.peak_phase);
       if (field == "requested_gib")
@@ -331,7 +336,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         double bytes = est::ServingWeightBytes(e.model->arch, int4, 1, 1, 1);
         return Gib(bytes / std::max(w.gpus, 1));
       }
-      if (field == "with_grad_ckpt_total_gib") {
+      if (field == "with_grad_ckpt_high_gib") {
         if (e.kind != WorkloadEstimate::Kind::kTraining) return ExprValue::Missing();
         Workload copy = w;
         Setting ckpt;
@@ -340,7 +345,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         copy.settings["grad_ckpt"] = ckpt;
         copy.settings.erase("recompute");
         WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
-        return what_if.breakdown ? Gib(what_if.breakdown->total) : ExprValue::Missing();
+        return what_if.breakdown ? Gib(what_if.breakdown->total_high) : ExprValue::Missing();
       }
       if (field == "offload_advice") {
         // CPU offload worth a finding: placement that spills silently (device_map past
@@ -444,18 +449,24 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
     if (field == "label")  // "GPU 3", "GPUs 0-7"
       return ExprValue::String((devices.size() == 1 ? "GPU " : "GPUs ") + DeviceRanges(devices));
     if (field == "count") return ExprValue::Number(static_cast<double>(devices.size()));
-    if (field == "largest_workload_gib") {
+    if (field == "largest_workload_gib" || field == "largest_workload_low_gib" ||
+        field == "largest_workload_high_gib") {
       double largest = 0;
       for (int index : live)
         if (const auto& b = analysis.estimates[static_cast<size_t>(index)].breakdown)
-          largest = std::max(largest, b->total);
+          largest = std::max(largest, field == "largest_workload_low_gib"    ? b->total_low
+                                      : field == "largest_workload_high_gib" ? b->total_high
+                                                                             : b->total);
       return Gib(largest);
     }
     bool guessed = false;  // a workload's estimate stands on a value the script leaves unknown
     for (int index : live)
       guessed = guessed || !analysis.estimates[static_cast<size_t>(index)].unknown_inputs.empty();
-    if (field == "total_gib")
-      return load.shared && !guessed ? Gib(load.bytes) : ExprValue::Missing();
+    if (field == "total_gib" || field == "low_gib" || field == "high_gib") {
+      if (!load.shared || guessed) return ExprValue::Missing();
+      return Gib(field == "low_gib" ? load.low_bytes : field == "high_gib" ? load.high_bytes
+                                                                          : load.bytes);
+    }
     if (field == "workloads") return ExprValue::Number(static_cast<double>(live.size()));
     if (field == "fraction_sum" || field == "engines") {
       // Engines that claim a fraction of the whole GPU, in processes running at the same time.

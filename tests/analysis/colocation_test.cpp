@@ -64,3 +64,29 @@ TEST_CASE("a colocated rollout engine alternates with the trainer, whose state s
   std::vector<WorkloadEstimate> estimates = {Estimate(50, 48, 30), Estimate(45, 43, 0)};
   CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 75);
 }
+
+TEST_CASE("a shared GPU's load has a low and a high end, from each workload's range",
+          "[analysis][colocation]") {
+  RunConfig config;
+  config.workloads = {On("serve", 0), On("train", 1)};
+  config.workloads[0].concurrent_processes = {1};
+  config.workloads[1].concurrent_processes = {0};
+  // An engine's claim is one number; a trainer's peak spans its allocator slack: 40 live
+  // tensors + context, 44 typically, 52 at the slack a long run reaches (context 1 in each).
+  std::vector<WorkloadEstimate> estimates = {Estimate(30, 29, 0), Estimate(44, 43, 20)};
+  estimates[0].breakdown->total_low = estimates[0].breakdown->total_high = 30;
+  estimates[1].breakdown->total_low = 40;
+  estimates[1].breakdown->total_high = 52;
+  auto loads = ComputeDeviceLoads(config, estimates);
+  REQUIRE(loads.size() == 1);
+  CHECK(loads[0].low_bytes == 70);
+  CHECK(loads[0].bytes == 74);
+  CHECK(loads[0].high_bytes == 82);
+
+  // A colocated rollout engine beside the trainer's persistent state: the state is exact, so
+  // only the trainer's own phase moves with its range. max(52, 30 + 20) at the high end.
+  config.workloads = {On("train", 0), On("rollout", 0)};
+  loads = ComputeDeviceLoads(config, {estimates[1], estimates[0]});
+  CHECK(loads[0].low_bytes == 50);
+  CHECK(loads[0].high_bytes == 52);
+}

@@ -240,3 +240,46 @@ TEST_CASE("Megatron's distributed optimizer shards over data x context parallel 
   // CP 1 on the same 4 GPUs is DP 2: the same shard.
   CHECK(optimizer_gib("1") == Approx(optimizer_gib("2")));
 }
+
+TEST_CASE("a token budget holds at most a GPU's share of the mini-batch", "[analysis]") {
+  Catalog catalog;
+  // 8 prompts x 1 sample over 4 GPUs: 2 sequences of up to 2048 tokens per GPU, 4096 tokens,
+  // however large the budget (padded, so the data cannot make it less).
+  const std::string share =
+      "actor_rollout_ref.model.use_remove_padding=False actor_rollout_ref.actor.use_dynamic_bsz="
+      "True actor_rollout_ref.actor.ppo_mini_batch_size=8 ";
+  auto large = VerlFourteenB(catalog, share + "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=65536");
+  auto exact = VerlFourteenB(catalog, share + "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=4096");
+  REQUIRE(large.breakdown);
+  REQUIRE(exact.breakdown);
+  CHECK(large.breakdown->activations == exact.breakdown->activations);
+  CHECK(large.breakdown->logits == exact.breakdown->logits);
+}
+
+TEST_CASE("unpadded sequences fill a token budget only when they are long: that verdict is left "
+          "open", "[analysis]") {
+  Catalog catalog;
+  // 64 prompts x 8 samples over 4 GPUs = 128 sequences per GPU; a 65536-token budget is full
+  // only when they average 512 tokens.
+  auto estimate = VerlFourteenB(
+      catalog,
+      "actor_rollout_ref.actor.use_dynamic_bsz=True actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+      "actor_rollout_ref.rollout.n=8 actor_rollout_ref.actor.ppo_max_token_len_per_gpu=65536");
+  REQUIRE(estimate.breakdown);
+  CHECK(estimate.breakdown->total_high > estimate.usable_bytes);
+  CHECK(std::find(estimate.unknown_inputs.begin(), estimate.unknown_inputs.end(),
+                  "data_seq_len") != estimate.unknown_inputs.end());
+  CHECK(estimate.undecided.find("its 128 sequences of a mini-batch into micro batches of at most "
+                                "65536 tokens, which they fill only if they average 512 tokens") !=
+        std::string::npos);
+  // Stating the length the data reaches settles it: micro batches of 128 x 100 tokens.
+  auto stated = VerlFourteenB(
+      catalog,
+      "actor_rollout_ref.actor.use_dynamic_bsz=True actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+      "actor_rollout_ref.rollout.n=8 actor_rollout_ref.actor.ppo_max_token_len_per_gpu=65536",
+      "# gpulint: data_seq_len=100\n");
+  REQUIRE(stated.breakdown);
+  CHECK(stated.unknown_inputs.empty());
+  CHECK(stated.undecided.empty());
+  CHECK(stated.breakdown->activations < estimate.breakdown->activations / 4);
+}

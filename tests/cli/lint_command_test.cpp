@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -286,6 +287,31 @@ TEST_CASE("a --headroom outside 0..0.9, NaN included, is a usage error", "[cli][
     CHECK(result.err.find("gpulint: error: --headroom") == 0);
   }
   CHECK(RunGpulint({"lint", "--isolated", "--headroom", "0.2", path}).exit_code == 1);
+}
+
+TEST_CASE("a script's headroom directive sets its margin, and the command line wins over it",
+          "[cli][lint]") {
+  // Llama-3.2-1B at micro-batch 2 x 4096 with checkpointing peaks at up to 35.6 GiB of 40.
+  const std::string job =
+      "accelerate launch --num_processes 1 train.py --model_name_or_path meta-llama/Llama-3.2-1B "
+      "--bf16 --gradient_checkpointing --max_seq_length 4096 --per_device_train_batch_size 2\n";
+  TempDir dir;
+  std::string plain = dir.Write("plain.sh", "# gpulint: gpu=A100-40GB\n" + job);
+  std::string kept = dir.Write("kept.sh", "# gpulint: gpu=A100-40GB headroom=0.2\n" + job);
+  auto none = RunGpulint({"lint", "--isolated", plain});
+  CHECK(none.exit_code == 0);  // no headroom by default: the high end fits
+  auto directive = RunGpulint({"lint", "--isolated", kept});
+  CHECK(directive.out.find("GL102") != std::string::npos);
+  auto overridden = RunGpulint({"lint", "--isolated", "--headroom", "0.05", kept});
+  CHECK(overridden.out.find("GL102") == std::string::npos);
+  for (const char* bad : {"0.95", "lots", "-1"}) {
+    INFO(bad);
+    std::string path =
+        dir.Write("bad.sh", fmt::format("# gpulint: gpu=A100-40GB headroom={}\n", bad) + job);
+    auto result = RunGpulint({"lint", "--isolated", path});
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find("gpulint: error: 'headroom' must be a number in [0, 0.9)") == 0);
+  }
 }
 
 TEST_CASE("text made file by file on the lint threads is the text of the whole report",

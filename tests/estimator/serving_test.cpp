@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "estimator/kv_cache.h"
+#include "estimator/overhead.h"
 #include "estimator/units.h"
 #include "estimator/weight_format.h"
 
@@ -89,6 +90,27 @@ TEST_CASE("vLLM: the KV pool is what the budget leaves", "[estimator][serving]")
   CHECK(b.max_concurrency == Approx(b.kv_cache_tokens / 8192));
   // The engine claims its budget: nvidia-smi shows util x total (graphs off here).
   CHECK(b.total == Approx(std::ceil(0.9 * GibToBytes(80))));
+  // A pool sized to fill the budget leaves no range.
+  CHECK(b.total_low == b.total);
+  CHECK(b.total_high == b.total);
+}
+
+TEST_CASE("transformers generate: only what generation frees can fragment, not the weights",
+          "[estimator][serving]") {
+  ModelArch m = LlamaShape();
+  ServingInput in;
+  in.arch = &m;
+  in.engine = Engine::kHf;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.batch = 8;
+  in.sequence_tokens = 4096;
+  Breakdown b = EstimateServing(in);
+  const double context = GibToBytes(kCudaContextGib);
+  CHECK(b.total_low == Approx(b.torch_allocated + context));
+  CHECK(b.total_high == Approx(b.weights + (b.torch_allocated - b.weights) *
+                                               (1 + kAllocatorSlackHighFraction) + context));
+  CHECK(b.total_low < b.total);
+  CHECK(b.total < b.total_high);
 }
 
 TEST_CASE("vLLM: a budget smaller than weights leaves no KV cache", "[estimator][serving]") {

@@ -371,6 +371,26 @@ TEST_CASE("TP=2 halves the linear weights, not the replicated norms", "[estimato
   CHECK(two.Total() > one.Total() / 2);
 }
 
+TEST_CASE("the peak is a range: live tensors below, a long run's allocator slack above",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.micro_batch = 4;
+  in.seq_len = 1024;
+  Breakdown b = EstimateTraining(in);
+  const double context = GibToBytes(kTrainingCudaContextGib);  // one GPU: no NCCL
+  CHECK(b.total_low == Approx(b.torch_allocated + context));
+  CHECK(b.total == Approx(b.torch_allocated * (1 + kAllocatorSlackFraction) + context));
+  CHECK(b.total_high == Approx(b.torch_allocated * (1 + kAllocatorSlackHighFraction) + context));
+  // Over 8 GPUs every end carries the NCCL buffers.
+  in.gpus = 8;
+  Breakdown eight = EstimateTraining(in);
+  CHECK(eight.total_high - eight.torch_allocated * (1 + kAllocatorSlackHighFraction) ==
+        Approx(context + GibToBytes(kNcclGib)));
+}
+
 TEST_CASE("LoRA freezes the base: no gradients or moments for it", "[estimator][training]") {
   ModelArch m = Tiny();
   TrainingInput in = TinyInput(m);

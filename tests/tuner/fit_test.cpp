@@ -29,7 +29,7 @@ TEST_CASE("checkpointing comes first when it is what makes the step fit", "[tune
 TEST_CASE("a smaller micro-batch keeps the global batch through accumulation", "[tuner][fit]") {
   // micro 3 x accumulation 1 = 3; checkpointing is already on. Micro 1 with accumulation 3
   // keeps the 3 sequences per step; micro 2 does not divide 3.
-  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.sh")));
+  auto a = AnalyzeText(ReadWholeFile(SourcePath("fixtures/rules/GL113/bad.sh")));
   Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
   CHECK(Changes(p) == "micro_batch=1 grad_accum=3 ");
   CHECK_FALSE(p.safe);

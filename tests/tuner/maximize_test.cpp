@@ -15,13 +15,14 @@ namespace {
 
 // Whether micro-batch `m` fits, asked of the estimator directly (not through the tuner).
 bool FitsDirectly(const FileAnalysis& analysis, size_t index, const std::string& setting, long v,
-                  double headroom = 0.10) {
+                  double headroom = kDefaultHeadroom) {
   Workload copy = analysis.read.config.workloads[index];
   copy.settings[setting].name = setting;
   copy.settings[setting].value = Value::Number(static_cast<double>(v));
   WorkloadEstimate e = EstimateWorkload(copy, analysis.read.config, analysis.context);
   REQUIRE(e.breakdown);
-  return e.breakdown->total <= e.usable_bytes * (1 - headroom);
+  // What "fits" means: the high end of the range, within the headroom.
+  return e.breakdown->total_high <= e.usable_bytes * (1 - headroom);
 }
 
 long After(const Proposal& p, const std::string& setting) {
