@@ -43,9 +43,9 @@ class WhatIf {
   std::optional<est::Breakdown> Estimate(const std::map<std::string, std::string>& values) const;
   /// The high end of the estimated peak per GPU with `values` applied (what "fits" means).
   std::optional<double> TotalBytes(const std::map<std::string, std::string>& values) const;
-  /// Training: the high end of the peak within usable memory minus headroom. vLLM and SGLang size themselves to
-  /// their memory fraction, so for them: the engine starts (its KV cache holds one sequence of
-  /// max_model_len) and the claim is within the GPU.
+  /// Training: the high end of the peak within usable memory minus headroom. vLLM and SGLang
+  /// size themselves to their memory fraction, so for them: the engine starts (its KV cache
+  /// holds one sequence of max_model_len) and the claim is within the GPU.
   bool Fits(const std::map<std::string, std::string>& values) const;
 
   /// What `values` change, for people: "peak up to 31.2 -> 71.0 GiB per GPU, 71.7 GiB allowed", or

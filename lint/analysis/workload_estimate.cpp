@@ -209,6 +209,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.pp = static_cast<int>(s.Number("pp").value_or(1));
   in.cp = static_cast<int>(s.Number("cp").value_or(1));
   in.ep = static_cast<int>(s.Number("ep").value_or(1));
+  // Data-parallel ranks: the GPUs over tensor, pipeline and context parallelism.
+  const int dp = std::max(in.gpus / std::max(in.tp * in.pp * in.cp, 1), 1);
   if (w.role == "reference" || w.role == "reward") in.forward_only = true;
   const bool rl = w.Find("max_response_len") || w.Find("rollout_batch") || w.Find("n_samples");
   // Sequence: a fixed length, or an RL prompt + response, or a dynamic token budget.
@@ -235,11 +237,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   if (token_budget) {
     in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
     in.micro_batch = 1;
-    const int data_parallel =
-        std::max(in.gpus / std::max(in.tp * in.pp * in.cp, 1), 1);
     if (auto mini = s.Number("ppo_mini_batch"); rl && mini && *mini > 0) {
-      sequences_per_gpu = std::max(
-          1.0, std::floor(*mini * s.Number("n_samples").value_or(1) / data_parallel));
+      sequences_per_gpu =
+          std::max(1.0, std::floor(*mini * s.Number("n_samples").value_or(1) / dp));
       in.tokens_per_micro_batch =
           std::min(in.tokens_per_micro_batch, sequences_per_gpu * in.seq_len);
     }
@@ -270,8 +270,6 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.optimizer_in_backward = s.BoolOr("optimizer_in_bwd", false);
 
   // Framework layout of mixed-precision state, and sharding.
-  const int model_parallel = std::max(in.tp * in.pp * in.cp, 1);
-  const int dp = std::max(in.gpus / model_parallel, 1);
   // Context-parallel ranks hold the same weights and reduce their gradients together, so state
   // is sharded over data x context parallel ranks: Megatron's distributed optimizer over its
   // intra_dp_cp_group (megatron/core/optimizer/__init__.py get_megatron_optimizer, Megatron-LM

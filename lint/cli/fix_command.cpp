@@ -80,8 +80,9 @@ nlohmann::ordered_json ToJson(const FileResult& file) {
 
 // A pull-request comment: what changes, the estimates, and the diff.
 std::string ToMarkdown(const std::vector<FileResult>& results) {
-  std::string out = "### gpulint fix\n\n| file | workload | change | peak per GPU (high end) | allowed |\n"
-                    "| --- | --- | --- | ---: | ---: |\n";
+  std::string out =
+      "### gpulint fix\n\n| file | workload | change | peak per GPU (high end) | allowed |\n"
+      "| --- | --- | --- | ---: | ---: |\n";
   std::string diffs;
   for (const FileResult& file : results) {
     for (const auto& [p, edits] : file.proposals) {

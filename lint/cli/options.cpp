@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "lint/config/project_config.h"
 #include "lint/report/reporter.h"
 
 namespace gpulint {
@@ -16,11 +17,11 @@ CLI::Validator HeadroomRange() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         double value = 0;
-        if (!CLI::detail::lexical_cast(text, value) || !(value >= 0.0 && value <= 0.9))
-          return "Value " + text + " not in range 0 to 0.9";
+        if (!CLI::detail::lexical_cast(text, value) || !IsValidHeadroom(value))
+          return "Value " + text + " not in range [0, 0.9)";
         return "";
       },
-      "FLOAT in [0 - 0.9]");
+      "FLOAT in [0, 0.9)");
 }
 
 // A list option takes one value per use (`--set a=1 --set b=2`), so that it never swallows the
@@ -87,7 +88,8 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
                "Ignore '# gpulint: disable' comments");
   app.add_option("--baseline", o.baseline, "Report only findings not recorded in this file");
   app.add_option("--write-baseline", o.write_baseline, "Record current findings in this file");
-  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
+  app.add_option("--headroom", o.headroom,
+                 "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
       ->check(HeadroomRange());
   return Run(app, args, std::move(o));
 }
@@ -123,7 +125,8 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
                "With --write: also write through symbolic links that leave the linted folders");
   app.add_flag("--unsafe-fixes", o.unsafe_fixes,
                "Without --maximize/--fit: also apply fixes that change how the job runs");
-  app.add_option("--headroom", o.headroom, "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
+  app.add_option("--headroom", o.headroom,
+                 "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
       ->check(HeadroomRange());
   Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))
       ->delimiter(',');

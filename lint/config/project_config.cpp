@@ -126,7 +126,7 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
       config->gpu = *value;
     } else if (key == "headroom") {
       auto value = node.value<double>();
-      if (!value || !(*value >= 0 && *value < 0.9)) {  // written so that nan fails too
+      if (!value || !IsValidHeadroom(*value)) {
         *error = fmt::format("'headroom' must be a number in [0, 0.9): {}", Where(path, node));
         return false;
       }

@@ -17,6 +17,9 @@ namespace gpulint {
 /// (estimator/overhead.h), and a further 10% flagged jobs with a fifth of the GPU free.
 inline constexpr double kDefaultHeadroom = 0;
 
+/// A headroom gpulint accepts, wherever it is written: [0, 0.9). Written so that NaN fails.
+inline bool IsValidHeadroom(double value) { return value >= 0 && value < 0.9; }
+
 struct ProjectConfig {
   std::string path;                          ///< the file read; empty when there is none
   std::string text;                          ///< its content ([[gpu]] tables are read from it)

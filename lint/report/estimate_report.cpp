@@ -19,6 +19,17 @@ std::string ModelName(const Workload& w, const WorkloadEstimate& e) {
   return model ? model->value.ToString() : "?";
 }
 
+// The verdict of an estimate with a breakdown: fits at the high end; may not (its range
+// straddles the GPU); does not (past it at the low end, or an engine's KV cache too small).
+enum class Verdict { kFits, kMayNotFit, kDoesNotFit };
+
+Verdict VerdictOf(const WorkloadEstimate& e) {
+  const est::Breakdown& b = *e.breakdown;
+  if (e.fits) return Verdict::kFits;
+  if (b.total_low <= e.usable_bytes && b.total_high > e.usable_bytes) return Verdict::kMayNotFit;
+  return Verdict::kDoesNotFit;
+}
+
 Json EstimateObject(const Workload& w, const WorkloadEstimate& e) {
   Json j;
   j["role"] = w.role;
@@ -154,14 +165,15 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
                          est::BytesToGib(b.total_high));
     const double high_margin = e.usable_bytes - b.total_high;
     const double low_margin = e.usable_bytes - b.total_low;
-    if (e.fits || high_margin >= 0)
+    const Verdict verdict = VerdictOf(e);
+    if (verdict == Verdict::kMayNotFit)
+      out += fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is "
+                         "short by {:.1f} GiB; peak at {}\n",
+                         est::BytesToGib(low_margin), est::BytesToGib(-high_margin), b.peak_phase);
+    else if (high_margin >= 0)  // fits, or an engine whose KV cache holds no sequence
       out += fmt::format("    {}: margin {:.1f} GiB at the high end; peak at {}\n",
-                         e.fits ? "fits" : "DOES NOT FIT", est::BytesToGib(high_margin),
-                         b.peak_phase);
-    else if (low_margin >= 0)
-      out += fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is short "
-                         "by {:.1f} GiB; peak at {}\n", est::BytesToGib(low_margin),
-                         est::BytesToGib(-high_margin), b.peak_phase);
+                         verdict == Verdict::kFits ? "fits" : "DOES NOT FIT",
+                         est::BytesToGib(high_margin), b.peak_phase);
     else
       out += fmt::format("    DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}\n",
                          est::BytesToGib(-low_margin), b.peak_phase);
@@ -216,12 +228,10 @@ std::string VerdictRows(const FileAnalysis& analysis) {
                                est::BytesToGib(b->total_high))
                  : fmt::format("{:.1f} GiB", est::BytesToGib(b->total));
     std::string usable = e.gpu ? fmt::format("{:.1f} GiB", est::BytesToGib(e.usable_bytes)) : "n/a";
-    std::string fits = !e.breakdown                                    ? "?"
-                       : e.fits                                          ? "yes"
-                       : e.breakdown->total_low <= e.usable_bytes &&
-                               e.breakdown->total_high > e.usable_bytes
-                           ? "**may not**"
-                           : "**no**";
+    std::string fits = !e.breakdown                               ? "?"
+                       : VerdictOf(e) == Verdict::kFits              ? "yes"
+                       : VerdictOf(e) == Verdict::kMayNotFit         ? "**may not**"
+                                                                     : "**no**";
     out += fmt::format("| `{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
                        WhereWritten(analysis, w), w.role, w.framework,
                        ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);

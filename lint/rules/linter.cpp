@@ -85,7 +85,7 @@ bool ResolveHeadroom(std::optional<double> command_line, const ProjectConfig& pr
   auto it = script.directives.find("headroom");
   if (it == script.directives.end() || command_line) return true;
   double value = 0;
-  if (!ParseNumber(it->second, &value) || !(value >= 0 && value < 0.9)) {
+  if (!ParseNumber(it->second, &value) || !IsValidHeadroom(value)) {
     *error = fmt::format("'headroom' must be a number in [0, 0.9): '{}', in the gpulint "
                          "directive of {}", it->second, path);
     return false;

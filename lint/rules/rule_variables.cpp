@@ -173,8 +173,8 @@ double OffloadedBytes(const est::Breakdown& b) {
 }
 
 // The same job with everything on the GPU, in GiB at the high end: nullopt unless that fits,
-// within the headroom for a trainer (an engine's budget is its own fraction of the GPU; there the KV cache
-// must hold a sequence).
+// within the headroom for a trainer (an engine's budget is its own fraction of the GPU; there
+// the KV cache must hold a sequence).
 std::optional<double> WithoutOffloadGib(const FileAnalysis& analysis, const Workload& w,
                                         double headroom) {
   Workload copy = w;

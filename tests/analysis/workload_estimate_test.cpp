@@ -248,8 +248,9 @@ TEST_CASE("a token budget holds at most a GPU's share of the mini-batch", "[anal
   const std::string share =
       "actor_rollout_ref.model.use_remove_padding=False actor_rollout_ref.actor.use_dynamic_bsz="
       "True actor_rollout_ref.actor.ppo_mini_batch_size=8 ";
-  auto large = VerlFourteenB(catalog, share + "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=65536");
-  auto exact = VerlFourteenB(catalog, share + "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=4096");
+  const std::string budget = "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=";
+  auto large = VerlFourteenB(catalog, share + budget + "65536");
+  auto exact = VerlFourteenB(catalog, share + budget + "4096");
   REQUIRE(large.breakdown);
   REQUIRE(exact.breakdown);
   CHECK(large.breakdown->activations == exact.breakdown->activations);
