@@ -41,6 +41,14 @@ struct Breakdown {
   double kv_cache_tokens = -1;  ///< tokens the engine's KV pool holds (engine-wide); -1: n/a
   double max_concurrency = -1;  ///< kv_cache_tokens / max_model_len
   double requested = 0;         ///< an engine's claimed budget (util x total), 0 when none
+  /// The most tokens the pool holds in any engine release the estimate covers (-1: n/a);
+  /// `kv_cache_tokens` is the newest release's.
+  double kv_cache_tokens_high = -1;
+  /// Whether the engine sizes its pool to what the whole device leaves (a colocated trainer's
+  /// tensors included) in some (`_low`) or every (`_high`) release the estimate covers.
+  bool pool_fits_device_low = false, pool_fits_device_high = false;
+  /// The least such an engine starts with: weights, profile peak and a one-sequence pool.
+  double engine_floor = 0;
 };
 
 }  // namespace gpulint::est

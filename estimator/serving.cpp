@@ -10,6 +10,7 @@
 #include "estimator/param_count.h"
 #include "estimator/param_share.h"
 #include "estimator/units.h"
+#include "estimator/vllm_eras.h"
 #include "estimator/weight_format.h"
 
 namespace gpulint::est {
@@ -36,13 +37,6 @@ constexpr double kVllmNcclGib = 0.41;
 // CUDA graphs of the decode batch sizes, captured after the KV pool outside the budget: vLLM
 // logs 0.1-1.1 GiB ("Graph capturing finished ... took X GiB").
 constexpr double kVllmCudaGraphGib = 0.5;
-// The V1 engine's dummy sampler run over max_num_seqs rows of the vocabulary keeps fp32 logits,
-// sorted copies with int64 indices for top-k/top-p, probabilities and log-probabilities: about
-// 36 bytes per (sequence, vocabulary) element, fitted on the llm-d v0.11 activation peaks of
-// Qwen3-0.6B, Llama-3.1-8B and gpt-oss-20b, which differ mostly in vocabulary size. The V0
-// sampler kept logits, probabilities and log-probabilities: 12 bytes.
-constexpr double kSamplerBytesV1 = 36;
-constexpr double kSamplerBytesV0 = 12;
 constexpr double kBlockSize = 16;  // vLLM's default KV block on CUDA
 
 double MlpWidthPerToken(const ModelArch& m) {
@@ -62,6 +56,59 @@ double ForwardPeakBytes(const ModelArch& m, double tokens, int tp) {
   double attention = (static_cast<double>(m.num_attention_heads) * m.head_dim +
                       2.0 * m.num_kv_heads * m.head_dim) / std::max(tp, 1);
   return c * tokens * (2.0 * m.hidden_size + std::max(mlp, attention));
+}
+
+// One era's vLLM start-up: requested = util x total; the KV pool is what the profile run
+// leaves of it.
+Breakdown VllmAt(const ServingInput& in, const VllmEra& era, double sampler_bytes,
+                 double weights, double kv_per_token, double max_len, bool nccl) {
+  const ModelArch& m = *in.arch;
+  Breakdown b;
+  b.weights = weights;
+  double tokens = std::max(in.max_num_batched_tokens, 1.0);
+  double seqs = std::max(in.max_num_seqs, 1.0);
+  if (era.v0_chunked_prefill_tokens > 0) {
+    // The V0 engine batched a whole max-length prompt unless chunked prefill was on, which it
+    // turned on by itself past 32768 tokens; 256 sequences (vllm/engine/arg_utils.py).
+    if (in.max_num_batched_tokens_default)
+      tokens = max_len > 32768 ? era.v0_chunked_prefill_tokens : std::max(max_len, 2048.0);
+    if (in.max_num_seqs_default) seqs = 256;
+  } else {
+    // V1's dummy sampler run takes min(max_num_seqs, max_num_batched_tokens) rows.
+    seqs = std::min(seqs, tokens);
+  }
+  const double requested = std::ceil(in.memory_fraction * in.gpu_total_bytes);
+  b.activations = ForwardPeakBytes(m, tokens, in.tp);
+  b.logits = seqs * static_cast<double>(m.vocab_size) * sampler_bytes;
+  const double non_torch = GibToBytes(kVllmNonTorchGib + (nccl ? kVllmNcclGib : 0));
+  const double graphs = in.enforce_eager ? 0 : GibToBytes(kVllmCudaGraphGib);
+  double available = requested - b.weights - b.activations - b.logits - non_torch;
+  double page = kBlockSize * kv_per_token;
+  double blocks = available > 0 ? std::floor(available / page) : 0;
+  b.kv_cache = std::max(0.0, available);
+  // "GPU KV cache size": tokens of the whole engine (every TP rank holds its heads of them).
+  b.kv_cache_tokens = blocks * kBlockSize;
+  if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
+  b.requested = requested;
+  // The engine holds its whole budget from start-up on, and graphs captured after it on top.
+  b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
+  b.torch_reserved = std::max(b.torch_allocated, requested - non_torch) + graphs;
+  const double floor_without_pool = b.weights + b.activations + b.logits + non_torch;
+  b.total = std::max(requested, floor_without_pool) + graphs;
+  b.total_low = b.total_high = b.total;  // the pool is sized to fill the budget
+  // The least the engine can start with: a pool of one max-length sequence.
+  b.engine_floor =
+      floor_without_pool + std::ceil(std::max(max_len, 1.0) / kBlockSize) * page + graphs;
+  b.overhead = b.total - b.torch_allocated;
+  b.peak_phase = "start-up profile, then a fixed KV pool";
+  b.terms.push_back({"non-torch (context, NCCL)", non_torch, ""});
+  if (graphs > 0) b.terms.push_back({"CUDA graphs", graphs, "captured outside the budget"});
+  b.terms.push_back({"KV bytes per token per rank", kv_per_token, ""});
+  if (available < 0)
+    b.assumptions.push_back(fmt::format(
+        "the budget ({:.2f} GiB) is smaller than weights + activation peak + non-torch memory",
+        BytesToGib(requested)));
+  return b;
 }
 
 }  // namespace
@@ -143,6 +190,7 @@ Breakdown EstimateServing(const ServingInput& in) {
     if (in.max_total_tokens > 0) pool = std::min(pool, in.max_total_tokens * kv_per_token);
     b.kv_cache = std::max(0.0, pool);
     b.kv_cache_tokens = pool > 0 ? std::floor(pool / kv_per_token) : 0;
+    b.kv_cache_tokens_high = b.kv_cache_tokens;
     double chunk = in.chunked_prefill > 0 ? in.chunked_prefill : 8192;
     b.activations = ForwardPeakBytes(m, chunk, in.tp);
     b.logits = std::max(in.max_num_seqs, 1.0) * static_cast<double>(m.vocab_size) * 4;
@@ -157,38 +205,36 @@ Breakdown EstimateServing(const ServingInput& in) {
     return b;
   }
 
-  // vLLM: requested = util x total; the KV pool is what the profile run leaves of it.
-  const double requested = std::ceil(in.memory_fraction * in.gpu_total_bytes);
-  const double tokens = std::max(in.max_num_batched_tokens, 1.0);
-  const double sampler = std::max(in.max_num_seqs, 1.0) * static_cast<double>(m.vocab_size) *
-                         (in.v0_engine ? kSamplerBytesV0 : kSamplerBytesV1);
-  b.activations = ForwardPeakBytes(m, tokens, in.tp);
-  b.logits = sampler;
-  const double non_torch = GibToBytes(kVllmNonTorchGib + (nccl ? kVllmNcclGib : 0));
-  const double graphs = in.enforce_eager ? 0 : GibToBytes(kVllmCudaGraphGib);
-  double available = requested - b.weights - b.activations - b.logits - non_torch;
-  double page = kBlockSize * kv_per_token;
-  double blocks = available > 0 ? std::floor(available / page) : 0;
-  b.kv_cache = std::max(0.0, available);
-  // "GPU KV cache size": tokens of the whole engine (every TP rank holds its heads of them).
-  b.kv_cache_tokens = blocks * kBlockSize;
-  if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
-  b.requested = requested;
-  // The engine holds its whole budget from start-up on, and graphs on top of it.
-  b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
-  b.torch_reserved = std::max(b.torch_allocated, requested - non_torch) + graphs;
-  b.total = std::max(requested, b.weights + b.activations + b.logits + non_torch) + graphs;
-  b.total_low = b.total_high = b.total;  // the pool is sized to fill the budget
-  b.overhead = b.total - b.torch_allocated;
-  b.peak_phase = "start-up profile, then a fixed KV pool";
-  b.terms.push_back({"non-torch (context, NCCL)", non_torch, ""});
-  if (graphs > 0) b.terms.push_back({"CUDA graphs", graphs, "captured outside the budget"});
-  b.terms.push_back({"KV bytes per token per rank", kv_per_token, ""});
-  if (available < 0)
-    b.assumptions.push_back(fmt::format(
-        "the budget ({:.2f} GiB) is smaller than weights + activation peak + non-torch memory",
-        BytesToGib(requested)));
-  return b;
+  // vLLM: the estimate of each era the version range touches, at each end of its sampler's
+  // footprint; the report is the newest era's at the larger footprint, the range spans them all.
+  Breakdown typical;
+  bool first = true;
+  double low = 0, high = 0, kv_tokens_high = -1;
+  bool fits_device_any = false, fits_device_all = true;
+  std::string eras_named;
+  for (const VllmEra* era : VllmErasIn(in.versions)) {
+    if (!eras_named.empty()) eras_named += "; ";
+    eras_named += era->name;
+    for (double sampler_bytes : {era->sampler_bytes_low, era->sampler_bytes_high}) {
+      Breakdown e = VllmAt(in, *era, sampler_bytes, b.weights, kv_per_token, max_len, nccl);
+      low = first ? e.total_low : std::min(low, e.total_low);
+      high = first ? e.total_high : std::max(high, e.total_high);
+      kv_tokens_high = std::max(kv_tokens_high, e.kv_cache_tokens);
+      first = false;
+      typical = std::move(e);
+      if (era->sampler_bytes_low == era->sampler_bytes_high) break;
+    }
+    fits_device_any = fits_device_any || era->pool_fits_device;
+    fits_device_all = fits_device_all && era->pool_fits_device;
+  }
+  typical.total_low = low;
+  typical.total_high = high;
+  typical.kv_cache_tokens_high = kv_tokens_high;
+  typical.pool_fits_device_low = fits_device_any;
+  typical.pool_fits_device_high = fits_device_all;
+  if (!in.versions.Exact() || VllmErasIn(in.versions).size() > 1)
+    typical.terms.push_back({"vLLM accounting", 0, eras_named});
+  return typical;
 }
 
 }  // namespace gpulint::est

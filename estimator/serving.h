@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "estimator/breakdown.h"
+#include "estimator/engine_version.h"
 #include "estimator/model_arch.h"
 
 namespace gpulint::est {
@@ -34,7 +35,10 @@ struct ServingInput {
   std::string kv_cache_dtype = "auto";
   bool enforce_eager = false;
   double cpu_offload_bytes = 0;
-  bool v0_engine = false;            ///< vLLM before the V1 engine (0.8): a lighter sampler
+  /// vLLM releases the estimate holds for (estimator/vllm_eras.h); the newest by default.
+  VersionRange versions{kNewestVersion, kNewestVersion};
+  bool max_num_batched_tokens_default = false;  ///< not set by the user: the engine's default
+  bool max_num_seqs_default = false;
   double cuda_graph_max_bs = 0;      ///< SGLang
   double chunked_prefill = 0;        ///< SGLang
   double max_total_tokens = 0;       ///< SGLang --max-total-tokens

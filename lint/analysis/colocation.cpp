@@ -41,6 +41,10 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
     // their forward runs between the trainer's steps, beside its persistent state only.
     double shared_held = 0, shared_transient = 0;
     bool colocated = false;
+    // An engine that sizes its pool to what the device leaves (some vLLM releases) starts
+    // beside the trainer's persistent state instead of on top of it.
+    bool pool_fits_device = true;
+    double engine_floor = 0;
     for (int index : workloads) {
       load.workloads.push_back(index);
       const WorkloadEstimate& e = estimates[static_cast<size_t>(index)];
@@ -56,6 +60,9 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
       } else if (w.role == "rollout") {
         phase_rollout = std::max(phase_rollout, TotalAt(b, level));
         colocated = true;
+        pool_fits_device = pool_fits_device && (level == Level::kLow ? b.pool_fits_device_low
+                                                                     : b.pool_fits_device_high);
+        engine_floor = std::max(engine_floor, b.engine_floor);
       } else {
         if (TotalAt(b, level) > phase_train) train_context = b.total - b.torch_reserved;
         phase_train = std::max(phase_train, TotalAt(b, level));
@@ -70,6 +77,8 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
       if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
     }
     double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
+    if (colocated && !offloaded && pool_fits_device && engine_floor > 0)
+      rollout_phase = std::max(phase_rollout, persistent + engine_floor);
     double turns = std::max(phase_train, rollout_phase);
     if (shared_transient > 0)
       turns = std::max(turns, train_context + persistent + shared_transient);

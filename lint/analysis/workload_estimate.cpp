@@ -9,6 +9,7 @@
 #include "estimator/serving.h"
 #include "estimator/training.h"
 #include "estimator/units.h"
+#include "estimator/vllm_eras.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -397,6 +398,37 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   return breakdown;
 }
 
+// The engine releases a workload runs: its `engine_version` (a directive, the script's or the
+// repository's pin, the framework's requirement), else the newest. Each is said, with the eras
+// of vLLM's accounting it spans (docs/engine-versions.md).
+est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
+                                 WorkloadEstimate* out, bool explain) {
+  est::VersionRange range{est::kNewestVersion, est::kNewestVersion};
+  const Setting* setting = w.Find("engine_version");
+  std::string where;
+  if (setting && setting->value.kind == Value::Kind::kString &&
+      est::ParseVersionRange(setting->value.text, &range)) {
+    where = setting->origin == Origin::kFrameworkDefault ? "the framework's requirement"
+            : setting->via.empty()                       ? "stated"
+                                                         : setting->via;
+  } else if (setting && setting->value.kind != Value::Kind::kNone) {
+    where = fmt::format("'{}' is not a version: the newest assumed", setting->value.ToString());
+  } else {
+    where = fmt::format("not pinned: the newest assumed; state it with '# gpulint: {}=0.8.5', "
+                        "[versions] in gpulint.toml or a requirements pin", engine);
+  }
+  if (!explain) return range;
+  std::string eras;
+  if (engine == "vllm")
+    for (const est::VllmEra* era : est::VllmErasIn(range))
+      eras += std::string(eras.empty() ? ": " : "; ") + era->name;
+  out->assumptions.push_back(fmt::format(
+      "{} {} ({}){}", engine,
+      range.Exact() && range.low == est::kNewestVersion ? "newest release" : range.ToString(),
+      where, eras));
+  return range;
+}
+
 est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& arch,
                                        const est::Quantization& name_quant,
                                        const est::GpuSpec& gpu, WorkloadEstimate* out,
@@ -443,18 +475,12 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   in.cpu_offload_bytes = s.Number("cpu_offload_gb").value_or(0) * 1e9;
   in.max_num_seqs = s.Number("max_num_seqs").value_or(256);
   in.max_num_batched_tokens = s.Number("max_num_batched_tokens").value_or(8192);
-  if (auto version = s.String("engine_version"))
-    in.v0_engine = !version->empty() && (*version)[0] == '0' && version->size() > 2 &&
-                   std::atoi(version->c_str() + 2) < 8;
-  // vLLM before the V1 engine (0.8) batched max(max_model_len, 2048) tokens and 256 sequences
-  // by default (chunked prefill off); the budget defaults in vllm.toml are V1's.
-  if (in.v0_engine && in.engine == est::Engine::kVllm) {
-    const Setting* tokens = w.Find("max_num_batched_tokens");
-    if (!tokens || tokens->origin == Origin::kFrameworkDefault)
-      in.max_num_batched_tokens = std::max(in.max_model_len, 2048.0);
-    const Setting* seqs = w.Find("max_num_seqs");
-    if (!seqs || seqs->origin == Origin::kFrameworkDefault) in.max_num_seqs = 256;
-  }
+  if (est::ClaimsMemoryFraction(in.engine))
+    in.versions = EngineVersions(w, engine, out, explain);
+  const Setting* tokens = w.Find("max_num_batched_tokens");
+  in.max_num_batched_tokens_default = !tokens || tokens->origin == Origin::kFrameworkDefault;
+  const Setting* seqs = w.Find("max_num_seqs");
+  in.max_num_seqs_default = !seqs || seqs->origin == Origin::kFrameworkDefault;
   in.cuda_graph_max_bs = s.Number("cuda_graph_max_bs").value_or(0);
   in.chunked_prefill = s.Number("chunked_prefill").value_or(0);
   in.max_total_tokens = s.Number("max_total_tokens").value_or(0);

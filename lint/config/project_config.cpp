@@ -8,7 +8,9 @@
 #include <toml++/toml.h>
 #include <filesystem>
 
+#include "estimator/engine_version.h"
 #include "lint/catalog/model_config.h"
+#include "lint/reader/version_pins.h"
 #include "lint/util/read_file.h"
 
 namespace gpulint {
@@ -158,6 +160,30 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
           return false;
         }
         (key == "severity" ? config->severity : config->env)[std::string(name.str())] = *text;
+      }
+    } else if (key == "versions") {
+      // [versions] vllm = "0.6.3": the engine releases the team runs.
+      const toml::table* values = node.as_table();
+      if (!values) {
+        *error = fmt::format("'versions' must be a table: {}", Where(path, node));
+        return false;
+      }
+      for (const auto& [name, value] : *values) {
+        auto text = value.value<std::string>();
+        est::VersionRange range;
+        if (!IsVersionedEngine(std::string(name.str()))) {
+          config->warnings.push_back(fmt::format(
+              "'versions.{}' has no effect: gpulint models the versions of vllm and sglang: {}",
+              name.str(), Where(path, value)));
+          continue;
+        }
+        if (!text || !est::ParseVersionRange(*text, &range)) {
+          *error = fmt::format("'versions.{}' must be a version such as \"0.6.3\" or a pin such "
+                               "as \">=0.8.5,<0.9\": {}",
+                               name.str(), Where(path, value));
+          return false;
+        }
+        config->versions[std::string(name.str())] = *text;
       }
     } else if (key == "model") {
       // Parsed below from the whole text, with the catalog's reader.

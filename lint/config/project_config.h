@@ -33,6 +33,7 @@ struct ProjectConfig {
   std::vector<std::string> framework_maps;   ///< extra flag maps, absolute paths
   std::map<std::string, std::string> severity;  ///< rule id -> error|warning|info
   std::map<std::string, std::string> env;    ///< [env]: values of environment variables
+  std::map<std::string, std::string> versions;  ///< [versions]: engine -> pin ("vllm": "0.6.3")
   std::vector<ModelEntry> models;            ///< [[model]]
   std::vector<std::string> warnings;         ///< keys that have no effect (unknown keys)
 };

@@ -14,6 +14,8 @@
 #include "lint/reader/config_kind.h"
 #include "lint/reader/config_file.h"
 #include "lint/reader/directives.h"
+#include "lint/reader/engine_versions.h"
+#include "lint/reader/version_pins.h"
 #include "lint/reader/map_condition.h"
 #include "lint/reader/python_reader.h"
 #include "lint/reader/setting_builder.h"
@@ -224,6 +226,11 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   if (config.cluster.gpus_per_node && config.cluster.gpus_per_node->value.is_number())
     gpus_per_node = static_cast<int>(config.cluster.gpus_per_node->value.number);
 
+  // The engine versions the script pins itself (pip install, image tags).
+  std::vector<ScriptPin> script_pins;
+  for (const VersionPin& pin : FindVersionPins(text))
+    script_pins.push_back({pin, sources->Span(file, pin.offset, pin.spec.size())});
+
   CommandReaderOptions reader_options;
   reader_options.read_file = options.read_file;
   reader_options.script_dir = script_dir;
@@ -289,6 +296,8 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         declared.not_editable_reason = "declared in a '# gpulint:' comment";
         workload.settings[name] = declared;
       }
+      ResolveEngineVersion(config.directives, directive_spans, script_pins,
+                           options.pinned_versions, &workload);
     }
 
     // GPUs each workload occupies, then which devices.

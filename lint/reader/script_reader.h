@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lint/core/run_config.h"
+#include "lint/reader/engine_versions.h"
 #include "lint/reader/framework_map.h"
 #include "lint/reader/source_map.h"
 
@@ -29,6 +30,8 @@ struct ReadOptions {
   std::function<std::optional<GpuFacts>(const std::string& name)> gpu_facts;
   std::string gpu_override;  ///< --gpu
   std::string gpu_default;   ///< gpulint.toml gpu
+  /// Engine versions gpulint.toml's [versions] or the repository's files pin, by engine.
+  std::map<std::string, PinnedVersion> pinned_versions;
   /// Shares the parses of scripts that other scripts run across the files of a run; may be null.
   ParseCache* parse_cache = nullptr;
 };

@@ -104,7 +104,8 @@ const ExprSchema& RuleSchema() {
                           "est.reserved_gib",
                           "est.weights_gib", "est.gradients_gib", "est.optimizer_gib",
                           "est.activations_gib", "est.logits_gib", "est.kv_cache_gib",
-                          "est.overhead_gib", "est.kv_cache_tokens", "est.max_concurrency",
+                          "est.overhead_gib", "est.kv_cache_tokens", "est.kv_cache_tokens_high",
+                          "est.max_concurrency",
                           "est.margin_gib", "est.weights_4bit_gib", "est.with_grad_ckpt_high_gib",
                           "est.without_offload_total_gib",
                           "est.offloaded_gib", "est.requested_gib", "est.max_model_len"})
@@ -326,6 +327,9 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return e.max_model_len > 0 ? ExprValue::Number(e.max_model_len) : ExprValue::Missing();
       if (field == "kv_cache_tokens")
         return b.kv_cache_tokens >= 0 ? ExprValue::Number(b.kv_cache_tokens) : ExprValue::Missing();
+      if (field == "kv_cache_tokens_high")
+        return b.kv_cache_tokens_high >= 0 ? ExprValue::Number(b.kv_cache_tokens_high)
+                                           : ExprValue::Missing();
       if (field == "max_concurrency")
         return b.max_concurrency >= 0 ? ExprValue::Number(b.max_concurrency) : ExprValue::Missing();
       if (field == "offloaded_gib") return Gib(OffloadedBytes(b));

@@ -12,6 +12,7 @@
 #include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
+#include "lint/workspace/repository_pins.h"
 
 namespace gpulint {
 namespace fs = std::filesystem;
@@ -139,6 +140,36 @@ void Workspace::CacheReferencedFiles() {
   referenced_files_ = std::make_unique<FileCache>(FileSystemReader());
 }
 
+std::map<std::string, PinnedVersion> Workspace::PinnedVersions(const std::string& dir,
+                                                               const ProjectConfig* config) {
+  std::map<std::string, PinnedVersion> pinned;
+  {
+    std::lock_guard<std::mutex> lock(pins_mutex_);
+    auto it = repository_pins_by_dir_.find(dir);
+    if (it == repository_pins_by_dir_.end()) {
+      std::map<std::string, std::vector<RepositoryPin>> by_engine;
+      for (RepositoryPin& pin : FindRepositoryPins(dir)) by_engine[pin.engine].push_back(pin);
+      std::map<std::string, PinnedVersion> found;
+      for (const auto& [engine, pins] : by_engine) {
+        std::vector<std::string> specs;
+        for (const RepositoryPin& pin : pins) specs.push_back(pin.spec);
+        std::string joined;
+        if (!JoinPins(specs, &joined)) continue;
+        std::string where = fmt::format("{}:{}", pins[0].file, pins[0].line);
+        if (pins.size() > 1) where += fmt::format(" and {} more", pins.size() - 1);
+        found[engine] = {joined, where};
+      }
+      it = repository_pins_by_dir_.emplace(dir, std::move(found)).first;
+    }
+    pinned = it->second;
+  }
+  if (config)
+    for (const auto& [engine, spec] : config->versions)
+      pinned[engine] = {spec, fmt::format("{} [versions]", config->path.empty() ? "gpulint.toml"
+                                                                               : config->path)};
+  return pinned;
+}
+
 ReadResult Workspace::Read(const LoadedFile& file, SourceMap* sources, std::string* error) {
   const ProjectConfig* config = ConfigFor(file.path, error);
   ReadOptions read_options;
@@ -152,6 +183,9 @@ ReadResult Workspace::Read(const LoadedFile& file, SourceMap* sources, std::stri
         return cache->Read(path, text);
       };
   }
+  if (!file.from_stdin || !options_.stdin_filename.empty())
+    read_options.pinned_versions =
+        PinnedVersions(fs::path(file.path).parent_path().string(), config);
   read_options.gpu_override = options_.gpu;
   if (config && config->gpu) read_options.gpu_default = *config->gpu;
   read_options.parse_cache = &parse_cache_;

@@ -64,6 +64,10 @@ class Workspace {
 
  private:
   bool Absorb(const ProjectConfig& config, std::string* error);
+  /// The engine versions pinned for files in `dir`: gpulint.toml's [versions], else the
+  /// repository's files (read once per folder).
+  std::map<std::string, PinnedVersion> PinnedVersions(const std::string& dir,
+                                                      const ProjectConfig* config);
 
   InputOptions options_;
   Catalog catalog_;
@@ -77,6 +81,8 @@ class Workspace {
   std::vector<std::string> warnings_;
   ProjectConfig empty_config_;
   std::map<std::string, std::string> env_;
+  std::mutex pins_mutex_;
+  std::map<std::string, std::map<std::string, PinnedVersion>> repository_pins_by_dir_;
   std::unique_ptr<FileCache> referenced_files_;  ///< null: read from disk each time
   ParseCache parse_cache_;
 };

@@ -90,3 +90,29 @@ TEST_CASE("a shared GPU's load has a low and a high end, from each workload's ra
   CHECK(loads[0].low_bytes == 50);
   CHECK(loads[0].high_bytes == 52);
 }
+
+TEST_CASE("an engine that sizes its pool to the device starts beside the trainer's state",
+          "[analysis][colocation][version]") {
+  RunConfig config;
+  config.workloads = {On("train", 0), On("rollout", 0)};
+  // Trainer peak 50, holding 30; an engine claiming 70 of the device, 20 of which it needs at
+  // least (weights, profile peak, one sequence's KV).
+  std::vector<WorkloadEstimate> estimates = {Estimate(50, 48, 30), Estimate(70, 69, 0)};
+  for (WorkloadEstimate& e : estimates) e.breakdown->total_low = e.breakdown->total_high =
+      e.breakdown->total;
+  est::Breakdown& engine = *estimates[1].breakdown;
+  engine.engine_floor = 20;
+  // A release that budgets per instance (vLLM 0.9.2 on) claims 70 on top of the state: 100.
+  CHECK(ComputeDeviceLoads(config, estimates)[0].low_bytes == 100);
+  // One that subtracts what the device holds (vLLM 0.8.0-0.9.1) shrinks its pool: the device
+  // stays at its 70 claim. Over a range of both, the low end adapts and the high end does not.
+  engine.pool_fits_device_low = true;
+  auto loads = ComputeDeviceLoads(config, estimates);
+  CHECK(loads[0].low_bytes == 70);
+  CHECK(loads[0].high_bytes == 100);
+  engine.pool_fits_device_high = true;
+  CHECK(ComputeDeviceLoads(config, estimates)[0].high_bytes == 70);
+  // A state that leaves less than the engine's floor is more than the claim: 30 + 20 > 45.
+  engine.total = engine.total_low = engine.total_high = 45;
+  CHECK(ComputeDeviceLoads(config, estimates)[0].high_bytes == 50);
+}

@@ -40,3 +40,24 @@ TEST_CASE("non-ASCII text where TOML wants whitespace is an error (found by the 
     CHECK(error.find("invalid TOML") != std::string::npos);
   }
 }
+
+TEST_CASE("a versions table pins engine releases: a bad pin is an error, another package a warning",
+          "[config][version]") {
+  ProjectConfig config;
+  std::string error;
+  REQUIRE(gpulint::ParseProjectConfig("[versions]\nvllm = \"0.6.3\"\nsglang = \">=0.4.6\"\n"
+                                      "torch = \"2.5\"\n",
+                                      "gpulint.toml", &config, &error));
+  CHECK(config.versions.at("vllm") == "0.6.3");
+  CHECK(config.versions.at("sglang") == ">=0.4.6");
+  CHECK(config.versions.count("torch") == 0);
+  REQUIRE(config.warnings.size() == 1);
+  CHECK(config.warnings[0].find("versions.torch") != std::string::npos);
+
+  ProjectConfig bad;
+  CHECK_FALSE(gpulint::ParseProjectConfig("[versions]\nvllm = \"latest\"\n", "gpulint.toml", &bad,
+                                          &error));
+  CHECK(error.find("versions.vllm") != std::string::npos);
+  CHECK(error.find("gpulint.toml:2") != std::string::npos);
+  CHECK_FALSE(gpulint::ParseProjectConfig("versions = 3\n", "gpulint.toml", &bad, &error));
+}

@@ -1,0 +1,112 @@
+#include "lint/reader/version_pins.h"
+
+#include <cctype>
+#include <string_view>
+
+namespace gpulint {
+namespace {
+
+constexpr std::string_view kEngines[] = {"vllm", "sglang"};
+
+bool IsNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+// Characters of a specifier list as pip reads it ("==0.6.3", ">=0.8.5,<=0.12.0", "~=0.6.*").
+bool IsSpecChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view(".,<>=!~*+").find(c) !=
+                                                            std::string_view::npos;
+}
+
+// An image tag names the engine's release: "vllm/vllm-openai:v0.6.3", "lmsysorg/sglang:v0.4.6".
+// `name_end` is just past the repository name; the tag follows a ':'.
+bool ImageTag(const std::string& text, size_t name_end, VersionPin* pin) {
+  if (name_end >= text.size() || text[name_end] != ':') return false;
+  size_t start = name_end + 1;
+  size_t end = start;
+  while (end < text.size() && (IsNameChar(text[end]) || text[end] == '+')) ++end;
+  if (end == start) return false;
+  size_t digit = start + (text[start] == 'v' ? 1 : 0);
+  if (digit >= end || !std::isdigit(static_cast<unsigned char>(text[digit]))) return false;
+  pin->spec = text.substr(start, end - start);
+  pin->offset = start;
+  return true;
+}
+
+// A line that is a comment ("# vllm==0.8.4" in verl's requirements.txt) installs nothing.
+bool InComment(const std::string& text, size_t at) {
+  size_t line = text.rfind('\n', at);
+  line = line == std::string::npos ? 0 : line + 1;
+  size_t first = text.find_first_not_of(" \t", line);
+  return first < at && text[first] == '#';
+}
+
+}  // namespace
+
+bool IsVersionedEngine(const std::string& engine) {
+  for (std::string_view e : kEngines)
+    if (engine == e) return true;
+  return false;
+}
+
+std::vector<VersionPin> FindVersionPins(const std::string& text) {
+  std::vector<VersionPin> pins;
+  for (std::string_view engine : kEngines) {
+    for (size_t at = text.find(engine); at != std::string::npos;
+         at = text.find(engine, at + engine.size())) {
+      size_t end = at + engine.size();
+      if (InComment(text, at)) continue;
+      VersionPin pin;
+      pin.engine = std::string(engine);
+      // The images: "vllm/vllm-openai:TAG", "lmsysorg/sglang:TAG".
+      const bool vllm_image = engine == "vllm" && text.compare(end, 8, "-openai:") == 0 &&
+                              at > 0 && text[at - 1] == '/';
+      const bool sglang_image = engine == "sglang" && at >= 9 &&
+                                text.compare(at - 9, 9, "lmsysorg/") == 0;
+      if (vllm_image || sglang_image) {
+        if (ImageTag(text, vllm_image ? end + 7 : end, &pin)) pins.push_back(pin);
+        continue;
+      }
+      // A tag that lists its components: "app-verl0.5-vllm0.9.1-mcore0.12.2".
+      if (at > 0 && text[at - 1] == '-' && end < text.size() &&
+          std::isdigit(static_cast<unsigned char>(text[end]))) {
+        size_t stop = end;
+        while (stop < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[stop])) || text[stop] == '.'))
+          ++stop;
+        while (stop > end && text[stop - 1] == '.') --stop;
+        pin.spec = text.substr(end, stop - end);
+        pin.offset = end;
+        pins.push_back(pin);
+        continue;
+      }
+      // A package requirement: the name stands alone ("vllm-ascend" is another package).
+      if (at > 0 && (IsNameChar(text[at - 1]) || text[at - 1] == '/')) continue;
+      if (end < text.size() && (IsNameChar(text[end]) || text[end] == '/')) continue;
+      size_t cursor = end;
+      if (cursor < text.size() && text[cursor] == '[') {  // extras: "sglang[all]"
+        size_t close = text.find(']', cursor);
+        if (close == std::string::npos || close - cursor > 64) continue;
+        cursor = close + 1;
+      }
+      while (cursor < text.size() && text[cursor] == ' ') ++cursor;
+      if (cursor >= text.size() || std::string_view("=<>~!").find(text[cursor]) ==
+                                       std::string_view::npos)
+        continue;
+      size_t stop = cursor;
+      // "vllm >= 0.8.5, <= 0.12.0": a space may follow an operator or a comma.
+      while (stop < text.size() &&
+             (IsSpecChar(text[stop]) ||
+              (text[stop] == ' ' && std::string_view(",<>=~!").find(text[stop - 1]) !=
+                                        std::string_view::npos)))
+        ++stop;
+      while (stop > cursor && text[stop - 1] == ' ') --stop;
+      pin.spec = text.substr(cursor, stop - cursor);
+      pin.offset = cursor;
+      pins.push_back(pin);
+    }
+  }
+  return pins;
+}
+
+}  // namespace gpulint
