@@ -155,7 +155,11 @@ std::map<std::string, PinnedVersion> Workspace::PinnedVersions(const std::string
         for (const RepositoryPin& pin : pins) specs.push_back(pin.spec);
         std::string joined;
         if (!JoinPins(specs, &joined)) continue;
-        std::string where = fmt::format("{}:{}", pins[0].file, pins[0].line);
+        // Named as the linted paths are: relative to the working directory when under it.
+        std::error_code ec;
+        fs::path file = fs::path(pins[0].file).lexically_relative(fs::current_path(ec));
+        if (ec || file.empty() || *file.begin() == "..") file = pins[0].file;
+        std::string where = fmt::format("{}:{}", file.string(), pins[0].line);
         if (pins.size() > 1) where += fmt::format(" and {} more", pins.size() - 1);
         found[engine] = {joined, where};
       }

@@ -176,3 +176,33 @@ TEST_CASE("a workload described on the command line is reported without a line n
     CHECK(result.out.find("<command line>:0") == std::string::npos);
   }
 }
+
+TEST_CASE("the vLLM a repository pins decides the accounting, and gpulint.toml beats it",
+          "[cli][estimate][version]") {
+  gpulint::testing::TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  dir.Write("requirements.txt", "torch\nvllm==0.6.3\n");
+  dir.Write("serve/run.sh", "vllm serve Qwen/Qwen3-8B --max-model-len 8192\n");
+  auto assumptions = [&](const gpulint::testing::ProcessResult& result) {
+    REQUIRE(result.exit_code == 0);
+    auto json = nlohmann::json::parse(result.out);
+    std::string all;
+    for (auto& a : json["files"][0]["workloads"][0]["assumptions"])
+      all += a.get<std::string>() + "\n";
+    return all;
+  };
+  auto result = RunGpulint({"estimate", "serve/run.sh", "--gpu", "H100-80GB", "--format", "json"},
+                           "", dir.path());
+  std::string said = assumptions(result);
+  CHECK(said.find("vllm 0.6.3 (requirements.txt:2): V0") != std::string::npos);
+  auto json = nlohmann::json::parse(result.out);
+  // V0's sampler: 256 sequences x 151936 x 12 bytes, not V1's 1024 x 36.
+  CHECK(json["files"][0]["workloads"][0]["per_gpu"]["logits"].get<double>() ==
+        Approx(256.0 * 151936 * 12 / (1 << 30)).epsilon(0.01));
+
+  dir.Write("gpulint.toml", "[versions]\nvllm = \"0.11.0\"\n");
+  said = assumptions(RunGpulint(
+      {"estimate", "serve/run.sh", "--gpu", "H100-80GB", "--format", "json"}, "", dir.path()));
+  CHECK(said.find("vllm 0.11.0 (") != std::string::npos);
+  CHECK(said.find("[versions])") != std::string::npos);
+}
