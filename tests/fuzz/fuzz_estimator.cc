@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "estimator/breakdown.h"
 #include "estimator/model_arch.h"
@@ -179,7 +180,14 @@ est::ServingInput PickServing(FuzzedDataProvider& in, const est::ModelArch* arch
   s.kv_cache_dtype = kKvDtypes[in.ConsumeIntegralInRange<int>(0, 8)];
   s.enforce_eager = in.ConsumeBool();
   s.cpu_offload_bytes = in.ConsumeBool() ? 0 : in.ConsumeFloatingPointInRange<double>(0, 1e15);
-  s.v0_engine = in.ConsumeBool();
+  // Any range of releases, open ends included: the estimate spans the eras it touches.
+  est::EngineVersion a{in.ConsumeIntegralInRange<int>(0, 2), in.ConsumeIntegralInRange<int>(0, 30),
+                       in.ConsumeIntegralInRange<int>(0, 9999)};
+  est::EngineVersion b = in.ConsumeBool() ? est::kNewestVersion : a;
+  if (b < a) std::swap(a, b);
+  s.versions = {a, b};
+  s.max_num_batched_tokens_default = in.ConsumeBool();
+  s.max_num_seqs_default = in.ConsumeBool();
   s.cuda_graph_max_bs = static_cast<double>(Size(in, 0, kIntMax));
   s.chunked_prefill = static_cast<double>(in.ConsumeIntegral<int32_t>());  // no min: -1 = off
   s.max_total_tokens = in.ConsumeBool() ? 0 : static_cast<double>(Size(in, 1, kIntMax));
@@ -205,16 +213,20 @@ void CheckBreakdown(const est::Breakdown& b, const char* what) {
                {"torch_allocated", b.torch_allocated},
                {"torch_reserved", b.torch_reserved},
                {"total", b.total},
-               {"requested", b.requested}};
+               {"requested", b.requested},
+               {"engine_floor", b.engine_floor}};
   for (const auto& term : terms)
     FUZZ_CHECK(gpulint::fuzz::Sane(term.bytes), "%s: %s is %g bytes", what, term.name, term.bytes);
   for (const est::Term& term : b.terms)
     FUZZ_CHECK(gpulint::fuzz::Sane(term.bytes), "%s: term '%s' is %g bytes", what,
                term.name.c_str(), term.bytes);
-  for (double figure : {b.kv_cache_tokens, b.max_concurrency})
+  for (double figure : {b.kv_cache_tokens, b.kv_cache_tokens_high, b.max_concurrency})
     FUZZ_CHECK(std::isfinite(figure) && (figure == -1 || figure >= 0),
-               "%s: kv_cache_tokens %g, max_concurrency %g", what, b.kv_cache_tokens,
-               b.max_concurrency);
+               "%s: kv_cache_tokens %g (high %g), max_concurrency %g", what, b.kv_cache_tokens,
+               b.kv_cache_tokens_high, b.max_concurrency);
+  // The most any admitted release holds is at least the newest release's pool.
+  FUZZ_CHECK(b.kv_cache_tokens_high >= b.kv_cache_tokens, "%s: kv_cache_tokens_high %g < %g",
+             what, b.kv_cache_tokens_high, b.kv_cache_tokens);
 }
 
 }  // namespace
