@@ -71,6 +71,13 @@ std::string VersionRange::ToString() const {
   return low.ToString() + " to " + high.ToString();
 }
 
+std::string VersionRange::ToSpec() const {
+  if (Exact()) return low.ToString();
+  std::string spec = ">=" + low.ToString();
+  if (!(high == kNewestVersion)) spec += ",<=" + high.ToString();
+  return spec;
+}
+
 bool ParseEngineVersion(const std::string& text, EngineVersion* version) {
   std::string_view s = TrimView(text);
   size_t at = 0;

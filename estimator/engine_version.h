@@ -32,6 +32,7 @@ struct VersionRange {
   bool Contains(const EngineVersion& v) const { return low <= v && v <= high; }
   bool Exact() const { return low == high; }
   std::string ToString() const;  ///< "0.6.3", "0.8.5 to 0.12.0", "0.9.0 or later"
+  std::string ToSpec() const;    ///< what ParseVersionRange reads back: "0.6.3", ">=0.9.0,<=1.2.0"
 };
 
 /// Stands for "no upper bound": later than any release.

@@ -211,10 +211,7 @@ Breakdown EstimateServing(const ServingInput& in) {
   bool first = true;
   double low = 0, high = 0, kv_tokens_high = -1;
   bool fits_device_any = false, fits_device_all = true;
-  std::string eras_named;
   for (const VllmEra* era : VllmErasIn(in.versions)) {
-    if (!eras_named.empty()) eras_named += "; ";
-    eras_named += era->name;
     for (double sampler_bytes : {era->sampler_bytes_low, era->sampler_bytes_high}) {
       Breakdown e = VllmAt(in, *era, sampler_bytes, b.weights, kv_per_token, max_len, nccl);
       low = first ? e.total_low : std::min(low, e.total_low);
@@ -232,8 +229,6 @@ Breakdown EstimateServing(const ServingInput& in) {
   typical.kv_cache_tokens_high = kv_tokens_high;
   typical.pool_fits_device_low = fits_device_any;
   typical.pool_fits_device_high = fits_device_all;
-  if (!in.versions.Exact() || VllmErasIn(in.versions).size() > 1)
-    typical.terms.push_back({"vLLM accounting", 0, eras_named});
   return typical;
 }
 

@@ -402,7 +402,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
 // repository's pin, the framework's requirement), else the newest. Each is said, with the eras
 // of vLLM's accounting it spans (docs/engine-versions.md).
 est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
-                                 WorkloadEstimate* out, bool explain) {
+                                 est::Engine kind, WorkloadEstimate* out, bool explain) {
   est::VersionRange range{est::kNewestVersion, est::kNewestVersion};
   const Setting* setting = w.Find("engine_version");
   std::string where;
@@ -419,7 +419,7 @@ est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
   }
   if (!explain) return range;
   std::string eras;
-  if (engine == "vllm")
+  if (kind == est::Engine::kVllm)
     for (const est::VllmEra* era : est::VllmErasIn(range))
       eras += std::string(eras.empty() ? ": " : "; ") + era->name;
   out->assumptions.push_back(fmt::format(
@@ -476,7 +476,7 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   in.max_num_seqs = s.Number("max_num_seqs").value_or(256);
   in.max_num_batched_tokens = s.Number("max_num_batched_tokens").value_or(8192);
   if (est::ClaimsMemoryFraction(in.engine))
-    in.versions = EngineVersions(w, engine, out, explain);
+    in.versions = EngineVersions(w, engine, in.engine, out, explain);
   const Setting* tokens = w.Find("max_num_batched_tokens");
   in.max_num_batched_tokens_default = !tokens || tokens->origin == Origin::kFrameworkDefault;
   const Setting* seqs = w.Find("max_num_seqs");

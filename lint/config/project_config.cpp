@@ -12,6 +12,7 @@
 #include "lint/catalog/model_config.h"
 #include "lint/reader/version_pins.h"
 #include "lint/util/read_file.h"
+#include "lint/util/search_ceiling.h"
 
 namespace gpulint {
 namespace fs = std::filesystem;
@@ -50,22 +51,7 @@ bool ReadStrings(const toml::table& table, const char* key, const std::string& p
 std::string FindProjectConfig(const std::string& start_dir) {
   std::error_code ec;
   fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec).lexically_normal();
-  // Where the search stops: the repository's root (the closest folder above holding .git), so
-  // that a checkout in /tmp never takes a gpulint.toml someone left in /tmp or /. Outside a
-  // repository: the working directory when the file is under it, else the file's own folder.
-  fs::path last = dir;
-  for (fs::path up = dir;; up = up.parent_path()) {
-    if (fs::exists(up / ".git", ec)) {
-      last = up;
-      break;
-    }
-    if (!up.has_parent_path() || up.parent_path() == up) {
-      fs::path cwd = fs::current_path(ec).lexically_normal();
-      auto [cwd_end, dir_end] = std::mismatch(cwd.begin(), cwd.end(), dir.begin(), dir.end());
-      if (!ec && cwd_end == cwd.end()) last = cwd;
-      break;
-    }
-  }
+  const fs::path last = SearchCeiling(dir);
   while (true) {
     for (const char* name : {"gpulint.toml", ".gpulint.toml"}) {
       fs::path candidate = dir / name;

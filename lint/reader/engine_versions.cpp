@@ -36,13 +36,7 @@ bool JoinPins(const std::vector<std::string>& specs, std::string* joined) {
     any = true;
   }
   if (!any) return false;
-  if (all.Exact()) {
-    *joined = all.low.ToString();
-  } else if (all.high == est::kNewestVersion) {
-    *joined = ">=" + all.low.ToString();
-  } else {
-    *joined = fmt::format(">={},<={}", all.low.ToString(), all.high.ToString());
-  }
+  *joined = all.ToSpec();
   return true;
 }
 

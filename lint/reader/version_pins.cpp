@@ -6,7 +6,11 @@
 namespace gpulint {
 namespace {
 
-constexpr std::string_view kEngines[] = {"vllm", "sglang"};
+// Each engine's package name and the image repository its releases are tagged in.
+struct EngineNames {
+  std::string_view package, image;
+};
+constexpr EngineNames kEngines[] = {{"vllm", "vllm/vllm-openai:"}, {"sglang", "lmsysorg/sglang:"}};
 
 bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
@@ -19,10 +23,8 @@ bool IsSpecChar(char c) {
 }
 
 // An image tag names the engine's release: "vllm/vllm-openai:v0.6.3", "lmsysorg/sglang:v0.4.6".
-// `name_end` is just past the repository name; the tag follows a ':'.
-bool ImageTag(const std::string& text, size_t name_end, VersionPin* pin) {
-  if (name_end >= text.size() || text[name_end] != ':') return false;
-  size_t start = name_end + 1;
+// `start` is just past the image's "repository:".
+bool ImageTag(const std::string& text, size_t start, VersionPin* pin) {
   size_t end = start;
   while (end < text.size() && (IsNameChar(text[end]) || text[end] == '+')) ++end;
   if (end == start) return false;
@@ -44,29 +46,29 @@ bool InComment(const std::string& text, size_t at) {
 }  // namespace
 
 bool IsVersionedEngine(const std::string& engine) {
-  for (std::string_view e : kEngines)
-    if (engine == e) return true;
+  for (const EngineNames& e : kEngines)
+    if (engine == e.package) return true;
   return false;
 }
 
 std::vector<VersionPin> FindVersionPins(const std::string& text) {
   std::vector<VersionPin> pins;
-  for (std::string_view engine : kEngines) {
+  for (const EngineNames& names : kEngines) {
+    // The images: "vllm/vllm-openai:TAG", "lmsysorg/sglang:TAG".
+    for (size_t at = text.find(names.image); at != std::string::npos;
+         at = text.find(names.image, at + 1)) {
+      VersionPin pin;
+      pin.engine = std::string(names.package);
+      if (!InComment(text, at) && ImageTag(text, at + names.image.size(), &pin))
+        pins.push_back(pin);
+    }
+    const std::string_view engine = names.package;
     for (size_t at = text.find(engine); at != std::string::npos;
          at = text.find(engine, at + engine.size())) {
       size_t end = at + engine.size();
       if (InComment(text, at)) continue;
       VersionPin pin;
       pin.engine = std::string(engine);
-      // The images: "vllm/vllm-openai:TAG", "lmsysorg/sglang:TAG".
-      const bool vllm_image = engine == "vllm" && text.compare(end, 8, "-openai:") == 0 &&
-                              at > 0 && text[at - 1] == '/';
-      const bool sglang_image = engine == "sglang" && at >= 9 &&
-                                text.compare(at - 9, 9, "lmsysorg/") == 0;
-      if (vllm_image || sglang_image) {
-        if (ImageTag(text, vllm_image ? end + 7 : end, &pin)) pins.push_back(pin);
-        continue;
-      }
       // A tag that lists its components: "app-verl0.5-vllm0.9.1-mcore0.12.2".
       if (at > 0 && text[at - 1] == '-' && end < text.size() &&
           std::isdigit(static_cast<unsigned char>(text[end]))) {

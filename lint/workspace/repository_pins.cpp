@@ -5,6 +5,7 @@
 
 #include "lint/reader/version_pins.h"
 #include "lint/util/read_file.h"
+#include "lint/util/search_ceiling.h"
 #include "lint/util/strings.h"
 
 namespace fs = std::filesystem;
@@ -14,20 +15,6 @@ namespace {
 
 constexpr size_t kMaxPinFileBytes = size_t{1} << 20;
 constexpr int kMaxPinFilesPerFolder = 32;
-
-// The folder the search stops at, as FindProjectConfig's: the repository's root, else the
-// working directory when `dir` is under it, else `dir` itself.
-fs::path Ceiling(const fs::path& dir) {
-  std::error_code ec;
-  for (fs::path up = dir;; up = up.parent_path()) {
-    if (fs::exists(up / ".git", ec)) return up;
-    if (!up.has_parent_path() || up.parent_path() == up) break;
-  }
-  fs::path cwd = fs::current_path(ec).lexically_normal();
-  auto [cwd_end, dir_end] = std::mismatch(cwd.begin(), cwd.end(), dir.begin(), dir.end());
-  if (!ec && cwd_end == cwd.end()) return cwd;
-  return dir;
-}
 
 std::vector<RepositoryPin> PinsOfFolder(const fs::path& dir) {
   std::vector<RepositoryPin> pins;
@@ -65,7 +52,7 @@ std::vector<RepositoryPin> FindRepositoryPins(const std::string& start_dir) {
   std::error_code ec;
   fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec).lexically_normal();
   if (ec) return {};
-  const fs::path last = Ceiling(dir);
+  const fs::path last = SearchCeiling(dir);
   for (fs::path up = dir;; up = up.parent_path()) {
     std::vector<RepositoryPin> pins = PinsOfFolder(up);
     if (!pins.empty()) return pins;

@@ -75,3 +75,16 @@ TEST_CASE("a range contains its ends", "[estimator][version]") {
   CHECK_FALSE(r.Contains({0, 8, 4}));
   CHECK_FALSE(r.Contains({0, 12, 1}));
 }
+
+TEST_CASE("a range's spec reads back as the same range", "[estimator][version]") {
+  for (const char* text : {"0.6.3", ">=0.8.5,<=0.12.0", ">=0.9", "<0.9", "*", "~=0.6.3"}) {
+    INFO(text);
+    VersionRange r, back;
+    REQUIRE(ParseVersionRange(text, &r));
+    REQUIRE(ParseVersionRange(r.ToSpec(), &back));
+    CHECK(back.ToString() == r.ToString());
+  }
+  VersionRange r;
+  REQUIRE(ParseVersionRange(">=0.8.5,<=0.12.0", &r));
+  CHECK(r.ToSpec() == ">=0.8.5,<=0.12.0");
+}

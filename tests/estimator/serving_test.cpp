@@ -28,6 +28,25 @@ ModelArch LlamaShape() {
   return m;
 }
 
+// vLLM at 0.9 of an 80 GiB GPU, 256 sequences, 8192 tokens, no CUDA graphs.
+ServingInput VllmOn80Gib(const ModelArch& m) {
+  ServingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.memory_fraction = 0.9;
+  in.max_num_seqs = 256;
+  in.max_num_batched_tokens = 8192;
+  in.max_model_len = 8192;
+  in.enforce_eager = true;
+  return in;
+}
+
+VersionRange Versions(const char* text) {
+  VersionRange r;
+  REQUIRE(ParseVersionRange(text, &r));
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("KV bytes per token: GQA, TP and fp8", "[estimator][kv]") {
@@ -68,14 +87,7 @@ TEST_CASE("quantized weight formats carry their scales", "[estimator][weights]")
 
 TEST_CASE("vLLM: the KV pool is what the budget leaves", "[estimator][serving]") {
   ModelArch m = LlamaShape();
-  ServingInput in;
-  in.arch = &m;
-  in.gpu_total_bytes = GibToBytes(80);
-  in.memory_fraction = 0.9;
-  in.max_num_seqs = 256;
-  in.max_num_batched_tokens = 8192;
-  in.max_model_len = 8192;
-  in.enforce_eager = true;
+  ServingInput in = VllmOn80Gib(m);
   Breakdown b = EstimateServing(in);
   const double weights = ServingWeightBytes(m, {}, 1, 1, 1);
   CHECK(b.weights == weights);
@@ -130,4 +142,58 @@ TEST_CASE("SGLang's default memory fraction reserves activation room", "[estimat
   // = 13440 MB reserved of 81559 MiB.
   double fraction = SglangDefaultMemoryFraction(81559.0 * kMiB, 1, 1, 0, 0);
   CHECK(fraction == Approx((81559.0 - 13440) / 81559));
+}
+
+TEST_CASE("an estimate over a range of releases spans their pools", "[estimator][serving][version]") {
+  ModelArch m = LlamaShape();
+  ServingInput in = VllmOn80Gib(m);
+
+  // The newest release: one sampler footprint (36 bytes per element), one pool.
+  Breakdown newest = EstimateServing(in);
+  CHECK(newest.logits == 256.0 * 128256 * 36);
+  CHECK(newest.kv_cache_tokens_high == newest.kv_cache_tokens);
+  CHECK_FALSE(newest.pool_fits_device_low);
+
+  // 0.8.x: the sampler sorts in PyTorch (36 bytes) or runs FlashInfer's (12 bytes); the pool is
+  // the newest footprint's, the most tokens the lighter one's: 256 x vocab x 24 bytes more.
+  in.versions = Versions("0.8.5");
+  Breakdown v08 = EstimateServing(in);
+  CHECK(v08.kv_cache_tokens == newest.kv_cache_tokens);
+  CHECK(v08.kv_cache_tokens_high - v08.kv_cache_tokens ==
+        Approx(256.0 * 128256 * 24 / 131072).margin(16));
+  CHECK(v08.pool_fits_device_low);
+  CHECK(v08.pool_fits_device_high);
+
+  // A range over both kinds of profile: the low end adapts, the high end does not.
+  in.versions = Versions(">=0.8.5,<=0.12.0");
+  Breakdown both = EstimateServing(in);
+  CHECK(both.pool_fits_device_low);
+  CHECK_FALSE(both.pool_fits_device_high);
+  CHECK(both.kv_cache_tokens_high == v08.kv_cache_tokens_high);
+
+  // The V0 engine batched a whole max-length prompt (chunked prefill off below 32k tokens) over
+  // 256 sequences when the user set neither.
+  in.versions = Versions("0.6.3");
+  in.max_num_batched_tokens = 2048;
+  in.max_num_batched_tokens_default = true;
+  in.max_model_len = 16384;
+  Breakdown v0 = EstimateServing(in);
+  CHECK(v0.logits == 256.0 * 128256 * 12);
+  CHECK(v0.activations == 2.0 * 16384 * (8192 + 3 * 14336));
+  // Past 32k tokens V0 turned chunked prefill on: 512 tokens before 0.6.5, 2048 after.
+  in.max_model_len = 65536;
+  CHECK(EstimateServing(in).activations == 2.0 * 512 * (8192 + 3 * 14336));
+  in.versions = Versions("0.7.2");
+  CHECK(EstimateServing(in).activations == 2.0 * 2048 * (8192 + 3 * 14336));
+}
+
+TEST_CASE("an engine's floor is its profile peak and one sequence's pool",
+          "[estimator][serving][version]") {
+  ModelArch m = LlamaShape();
+  ServingInput in = VllmOn80Gib(m);
+  Breakdown b = EstimateServing(in);
+  // 8192 tokens of 128 KiB each, in whole 16-token blocks, above weights, profile and context.
+  CHECK(b.engine_floor == Approx(b.weights + b.activations + b.logits + GibToBytes(0.13) +
+                                 8192.0 * 131072));
+  CHECK(b.engine_floor < b.total);
 }
