@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "estimator/param_count.h"
 #include "lint/catalog/toml_json.h"
+#include "lint/util/strings.h"
 #include "lint/data/embedded_data.h"
 #include "lint/util/nesting_depth.h"
 
@@ -413,7 +417,96 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   return true;
 }
 
+// The flattened keys FromJson reads (old spellings are mapped by Flatten first). A key missing
+// here changes the model a written table describes; ModelTableFromConfigJson's read-back
+// comparison refuses that rather than writing it.
+constexpr const char* kTableKeys[] = {
+    "model_type", "text_model_type", "architectures", "torch_dtype", "hidden_size",
+    "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "multi_query", "head_dim",
+    "intermediate_size", "intermediate_size_mlp", "vocab_size", "max_position_embeddings",
+    "tie_word_embeddings", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
+    "v_head_dim", "num_experts", "num_experts_per_tok", "num_experts_per_token",
+    "moe_intermediate_size", "n_shared_experts", "shared_expert_intermediate_size",
+    "mlp_only_layers", "first_k_dense_replace", "moe_layer_freq", "interleave_moe_layer_step",
+    "decoder_sparse_step", "attention_bias", "use_qkv_bias", "bias", "mlp_bias", "sliding_window",
+    "use_sliding_window", "layer_types", "sliding_window_pattern", "quantization_config",
+    "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
+    "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
+    "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
+    "vision_deepstack_visual_indexes", "vision_image_size",
+};
+
+// Whether two readings describe the same model for every estimate gpulint makes.
+bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
+  est::ParamBreakdown pa = est::CountParams(a), pb = est::CountParams(b);
+  return pa.Total() == pb.Total() && pa.TextActive(a) == pb.TextActive(b) &&
+         a.model_type == b.model_type && a.dtype == b.dtype && a.num_layers == b.num_layers &&
+         a.hidden_size == b.hidden_size && a.num_kv_heads == b.num_kv_heads &&
+         a.head_dim == b.head_dim && a.vocab_size == b.vocab_size &&
+         a.max_position_embeddings == b.max_position_embeddings &&
+         a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_head_dim == b.qk_rope_head_dim &&
+         a.moe_layer == b.moe_layer && a.attention_window == b.attention_window &&
+         a.checkpoint_quant.format == b.checkpoint_quant.format &&
+         a.checkpoint_quant.group_size == b.checkpoint_quant.group_size &&
+         a.checkpoint_quant.exclusions.attention == b.checkpoint_quant.exclusions.attention;
+}
+
 }  // namespace
+
+bool ModelTableFromConfigJson(std::string_view json_text, const std::string& where,
+                              const std::vector<std::pair<std::string, std::string>>& header,
+                              const std::string& array_name, std::string* table,
+                              std::string* error) {
+  ModelEntry from_config;
+  if (!ParseModelConfigJson(json_text, where, &from_config, error)) return false;
+  json flat = Flatten(json::parse(json_text));
+  json kept = json::object();
+  for (const char* key : kTableKeys)
+    if (auto it = flat.find(key); it != flat.end() && !it->is_null()) kept[key] = *it;
+  toml::table model = JsonObjectToToml(kept);
+  for (const auto& [key, value] : header) model.insert_or_assign(key, value);
+  // The root that holds the table array at `array_name` ("tool.gpulint.model").
+  std::vector<std::string> path = SplitAny(array_name, ".");
+  toml::table root;
+  toml::table* parent = &root;
+  for (size_t i = 0; i + 1 < path.size(); ++i)
+    parent = parent->insert_or_assign(path[i], toml::table{}).first->second.as_table();
+  parent->insert_or_assign(path.back(), toml::array{std::move(model)});
+  // Basic strings only: toml++ 3.3.0 writes a text holding ''' as a multi-line literal string,
+  // which no reader accepts (a config.json from a pull request chooses its own text).
+  const auto flags = toml::toml_formatter::default_flags & ~toml::format_flags::indentation &
+                     ~toml::format_flags::allow_literal_strings &
+                     ~toml::format_flags::allow_multi_line_strings;
+  std::ostringstream formatted;
+  formatted << toml::toml_formatter(root, flags);
+  // The formatter sorts keys; the header lines move up under the [[...]] line, where a reader
+  // looks for the name and the source. Each is the table's own top-level key, written before
+  // any sub-table, so its first occurrence is the one to move.
+  std::string text = formatted.str();
+  size_t first_line_end = text.find('\n');
+  std::string header_text;
+  for (auto it = header.rbegin(); it != header.rend(); ++it) {
+    std::ostringstream line;
+    line << toml::toml_formatter(toml::table{{it->first, it->second}}, flags);
+    std::string needle = "\n" + line.str() + "\n";
+    if (size_t at = text.find(needle); at != std::string::npos) {
+      text.erase(at, needle.size() - 1);
+      text.insert(first_line_end + 1, line.str() + "\n");
+    }
+  }
+  if (text.empty() || text.back() != '\n') text += '\n';
+  *table = std::move(text);
+
+  std::vector<ModelEntry> back;
+  if (!ParseModelTables(*table, where, &back, error, array_name)) return false;
+  if (back.size() != 1 || !SameModel(back[0].arch, from_config.arch)) {
+    *error = fmt::format("the model of {} cannot be written as a [[model]] table (a key the "
+                         "table would lose changes it)",
+                         where);
+    return false;
+  }
+  return true;
+}
 
 bool ParseModelConfigJson(std::string_view json_text, const std::string& where, ModelEntry* entry,
                           std::string* error) {
@@ -432,7 +525,8 @@ bool ParseModelConfigJson(std::string_view json_text, const std::string& where, 
 }
 
 bool ParseModelTables(std::string_view toml_text, const std::string& where,
-                      std::vector<ModelEntry>* entries, std::string* error) {
+                      std::vector<ModelEntry>* entries, std::string* error,
+                      std::string_view array_name) {
   toml::table parsed;
   try {
     parsed = toml::parse(toml_text, where);
@@ -441,7 +535,7 @@ bool ParseModelTables(std::string_view toml_text, const std::string& where,
                          e.source().begin.line, e.source().begin.column);
     return false;
   }
-  const toml::array* models = parsed["model"].as_array();
+  const toml::array* models = parsed.at_path(array_name).as_array();
   if (!models) return true;
   for (const toml::node& node : *models) {
     const toml::table* table = node.as_table();

@@ -1,5 +1,8 @@
 #include "lint/catalog/toml_json.h"
 
+#include <cstdint>
+#include <string>
+
 namespace gpulint {
 namespace {
 
@@ -17,7 +20,46 @@ nlohmann::json NodeToJson(const toml::node& node) {
   return nullptr;  // dates and times carry no architecture meaning
 }
 
+// A JSON value as a TOML node; false for null, which TOML cannot hold.
+bool JsonToNode(const nlohmann::json& value, toml::array* array, toml::table* table,
+                const std::string& key) {
+  auto put = [&](auto&& node) {
+    if (array) {
+      array->push_back(std::forward<decltype(node)>(node));
+    } else {
+      table->insert_or_assign(key, std::forward<decltype(node)>(node));
+    }
+  };
+  if (value.is_object()) {
+    put(JsonObjectToToml(value));
+  } else if (value.is_array()) {
+    toml::array out;
+    for (const nlohmann::json& element : value) JsonToNode(element, &out, nullptr, "");
+    put(std::move(out));
+  } else if (value.is_string()) {
+    put(value.get<std::string>());
+  } else if (value.is_boolean()) {
+    put(value.get<bool>());
+  } else if (value.is_number_integer() && value.is_number_unsigned() &&
+             value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+    put(value.get<double>());
+  } else if (value.is_number_integer()) {
+    put(value.get<int64_t>());
+  } else if (value.is_number()) {
+    put(value.get<double>());
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+toml::table JsonObjectToToml(const nlohmann::json& object) {
+  toml::table out;
+  for (const auto& [key, value] : object.items()) JsonToNode(value, nullptr, &out, key);
+  return out;
+}
 
 nlohmann::json TomlTableToJson(const toml::table& table) {
   nlohmann::json out = nlohmann::json::object();

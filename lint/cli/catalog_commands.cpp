@@ -35,6 +35,7 @@ std::string Billions(double params) {
 }  // namespace
 
 int RunModelsCommand(const Args& args) {
+  if (!args.empty() && args[0] == "add") return RunModelsAddCommand(Args(args.begin() + 1, args.end()));
   auto parsed = ParseListOptions("models", args);
   if (!parsed.options) return parsed.exit_code;
   const ListOptions& options = *parsed.options;

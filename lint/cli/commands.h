@@ -15,6 +15,7 @@ int RunParseCommand(const Args& args);
 int RunExplainCommand(const Args& args);
 int RunRulesCommand(const Args& args);
 int RunModelsCommand(const Args& args);
+int RunModelsAddCommand(const Args& args);  ///< `models add`
 int RunGpusCommand(const Args& args);
 int RunVersionCommand(const Args& args);
 

@@ -162,7 +162,7 @@ Parsed<ListOptions> ParseListOptions(const std::string& command,
                                      const std::vector<std::string>& args) {
   ListOptions o;
   const char* description = command == "rules"    ? "List the rules."
-                            : command == "models" ? "List the model catalog."
+                            : command == "models" ? "List the model catalog (`gpulint models add PATH` declares one from its config.json)."
                                                   : "List the GPU catalog.";
   CLI::App app{description, command};
   if (command == "models")
@@ -173,6 +173,18 @@ Parsed<ListOptions> ParseListOptions(const std::string& command,
   else
     app.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--config", o.config, "A gpulint.toml whose models, GPUs or rules to include");
+  return Run(app, args, std::move(o));
+}
+
+Parsed<ModelsAddOptions> ParseModelsAddOptions(const std::vector<std::string>& args) {
+  ModelsAddOptions o;
+  CLI::App app{"Declare a model from its config.json: writes a [[model]] table, with its source, "
+               "into the closest gpulint.toml (or ./gpulint.toml).",
+               "models add"};
+  app.add_option("path", o.path, "A config.json, or a model folder holding one")->required();
+  app.add_option("--id", o.id, "The name scripts use for it (default: the folder's name)");
+  app.add_option("--config", o.config, "The gpulint.toml or pyproject.toml to add it to");
+  app.add_flag("--print", o.print, "Print the table instead of writing it");
   return Run(app, args, std::move(o));
 }
 

@@ -60,6 +60,13 @@ struct ListOptions {  ///< rules, models, gpus
   std::string config;
 };
 
+struct ModelsAddOptions {  ///< models add
+  std::string path;    ///< a config.json or a folder holding one
+  std::string id;      ///< the name scripts use; default: the folder's name
+  std::string config;  ///< the file to add to; default: the closest gpulint.toml, else ./gpulint.toml
+  bool print = false;  ///< print the table instead of writing it
+};
+
 /// Result of parsing a subcommand's arguments: either options to run with, or an exit code
 /// (0 after --help, 2 after a usage error that has already been printed).
 template <typename T>
@@ -74,6 +81,7 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args);
 Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args);
 Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args);
 Parsed<ListOptions> ParseListOptions(const std::string& command, const std::vector<std::string>& args);
+Parsed<ModelsAddOptions> ParseModelsAddOptions(const std::vector<std::string>& args);
 /// `version` takes no options but --help.
 Parsed<bool> ParseNoOptions(const std::string& command, const std::string& description,
                             const std::vector<std::string>& args);

@@ -181,7 +181,11 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
           fmt::format("unknown key '{}' has no effect: {}", key, Where(path, node)));
     }
   }
-  if (table->get("model") && !ParseModelTables(config->text, path, &config->models, error))
+  // In a pyproject.toml the tables are [[tool.gpulint.model]].
+  const bool pyproject = table != &document;
+  if (table->get("model") &&
+      !ParseModelTables(config->text, path, &config->models, error,
+                        pyproject ? "tool.gpulint.model" : "model"))
     return false;
   for (ModelEntry& model : config->models) model.origin = "gpulint.toml: " + path;
   return true;

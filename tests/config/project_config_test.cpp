@@ -61,3 +61,19 @@ TEST_CASE("a versions table pins engine releases: a bad pin is an error, another
   CHECK(error.find("gpulint.toml:2") != std::string::npos);
   CHECK_FALSE(gpulint::ParseProjectConfig("versions = 3\n", "gpulint.toml", &bad, &error));
 }
+
+TEST_CASE("a pyproject.toml declares models as [[tool.gpulint.model]]", "[config]") {
+  // Read from the top-level "model" array before, so a pyproject's models were dropped in silence.
+  const std::string text =
+      "[project]\nname = \"x\"\n[tool.gpulint]\ngpu = \"H100-80GB\"\n"
+      "[[tool.gpulint.model]]\nhf_id = \"acme/tiny\"\nmodel_type = \"llama\"\nhidden_size = 64\n"
+      "num_hidden_layers = 2\nnum_attention_heads = 4\nnum_key_value_heads = 4\n"
+      "intermediate_size = 128\nvocab_size = 100\ntie_word_embeddings = true\n";
+  ProjectConfig config;
+  std::string error;
+  REQUIRE(gpulint::ParseProjectConfig(text, "/p/pyproject.toml", &config, &error));
+  REQUIRE(config.models.size() == 1);
+  CHECK(config.models[0].hf_id == "acme/tiny");
+  CHECK(config.models[0].arch.num_layers == 2);
+  CHECK(config.gpu == "H100-80GB");
+}

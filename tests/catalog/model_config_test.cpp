@@ -1,0 +1,124 @@
+// model_config: config.json and [[model]] tables, and the table written for a config.json.
+#include "lint/catalog/model_config.h"
+
+#include <catch2/catch.hpp>
+
+#include "estimator/param_count.h"
+
+namespace {
+
+using gpulint::ModelEntry;
+
+ModelEntry FromJson(const std::string& json) {
+  ModelEntry entry;
+  std::string error;
+  bool parsed = gpulint::ParseModelConfigJson(json, "config.json", &entry, &error);
+  INFO(error);
+  REQUIRE(parsed);
+  return entry;
+}
+
+ModelEntry FromWrittenTable(const std::string& json, const std::string& array_name = "model") {
+  std::string table, error;
+  bool written = gpulint::ModelTableFromConfigJson(
+      json, "config.json", {{"hf_id", "team/m"}, {"source", "config.json: /m"}}, array_name, &table,
+      &error);
+  INFO(error);
+  REQUIRE(written);
+  INFO(table);
+  CHECK(table.rfind("[[" + array_name + "]]\nhf_id = \"team/m\"\nsource = ", 0) == 0);
+  std::vector<ModelEntry> entries;
+  REQUIRE(gpulint::ParseModelTables(table, "t.toml", &entries, &error, array_name));
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].hf_id == "team/m");
+  CHECK(entries[0].source == "config.json: /m");
+  return entries[0];
+}
+
+}  // namespace
+
+TEST_CASE("a written table describes the model its config.json does", "[catalog][model_config]") {
+  struct Case {
+    const char* what;
+    const char* json;
+  };
+  const Case cases[] = {
+      {"MoE, Qwen3 style",
+       R"({"model_type":"qwen3_moe","hidden_size":2048,"num_hidden_layers":4,
+           "num_attention_heads":32,"num_key_value_heads":4,"head_dim":128,
+           "intermediate_size":6144,"moe_intermediate_size":768,"num_experts":128,
+           "num_experts_per_tok":8,"decoder_sparse_step":2,"mlp_only_layers":[0],
+           "vocab_size":151936,"tie_word_embeddings":false,"rope_scaling":null,
+           "id2label":{"0":"a"},"torch_dtype":"bfloat16"})"},
+      {"MLA with leading dense layers and FP8 blocks, DeepSeek style",
+       R"({"model_type":"deepseek_v3","hidden_size":7168,"num_hidden_layers":5,
+           "num_attention_heads":128,"num_key_value_heads":128,"intermediate_size":18432,
+           "moe_intermediate_size":2048,"n_routed_experts":256,"n_shared_experts":1,
+           "num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,
+           "q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,
+           "v_head_dim":128,"vocab_size":129280,"tie_word_embeddings":false,
+           "quantization_config":{"quant_method":"fp8","weight_block_size":[128,128]}})"},
+      {"a VLM with nested text and vision configs",
+       R"({"model_type":"qwen2_5_vl","text_config":{"model_type":"qwen2_5_vl_text",
+           "hidden_size":2048,"num_hidden_layers":3,"num_attention_heads":16,
+           "num_key_value_heads":2,"intermediate_size":11008,"vocab_size":151936},
+           "vision_config":{"depth":4,"hidden_size":1280,"intermediate_size":3420,
+           "num_heads":16,"patch_size":14,"spatial_merge_size":2,"out_hidden_size":2048},
+           "tie_word_embeddings":true})"},
+      {"old key spellings and sliding layers",
+       R"({"model_type":"gpt_oss","n_embd":2880,"n_layer":4,"n_head":64,"num_key_value_heads":8,
+           "head_dim":64,"intermediate_size":2880,"num_local_experts":32,"num_experts_per_tok":4,
+           "sliding_window":128,"layer_types":["sliding_attention","full_attention",
+           "sliding_attention","full_attention"],"vocab_size":201088,"tie_word_embeddings":false,
+           "quantization_config":{"quant_method":"mxfp4","modules_to_not_convert":
+           ["model.layers.*.self_attn"]}})"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    ModelEntry config = FromJson(c.json);
+    ModelEntry table = FromWrittenTable(c.json);
+    gpulint::est::ParamBreakdown a = gpulint::est::CountParams(config.arch);
+    gpulint::est::ParamBreakdown b = gpulint::est::CountParams(table.arch);
+    CHECK(a.Total() == b.Total());
+    CHECK(a.vision == b.vision);
+    CHECK(a.TextActive(config.arch) == b.TextActive(table.arch));
+    CHECK(table.arch.moe_layer == config.arch.moe_layer);
+    CHECK(table.arch.attention_window == config.arch.attention_window);
+    CHECK(table.arch.checkpoint_quant.format == config.arch.checkpoint_quant.format);
+    CHECK(table.arch.kv_lora_rank == config.arch.kv_lora_rank);
+    CHECK(table.arch.model_type == config.arch.model_type);
+  }
+  // The cases exercise what they say: a dense first layer, MLA, a vision tower, sliding layers.
+  CHECK_FALSE(FromJson(cases[0].json).arch.moe_layer[0]);
+  CHECK(FromJson(cases[1].json).arch.kv_lora_rank == 512);
+  CHECK(gpulint::est::CountParams(FromJson(cases[2].json).arch).vision > 0);
+  CHECK(FromJson(cases[3].json).arch.attention_window[0] == 128);
+}
+
+TEST_CASE("a written table nests under tool.gpulint for a pyproject.toml",
+          "[catalog][model_config]") {
+  ModelEntry entry = FromWrittenTable(
+      R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,
+          "num_key_value_heads":4,"intermediate_size":128,"vocab_size":100,
+          "tie_word_embeddings":true,"quantization_config":{"quant_method":"awq","bits":4}})",
+      "tool.gpulint.model");
+  CHECK(entry.arch.checkpoint_quant.format == gpulint::est::WeightFormat::kAwqInt4);
+}
+
+TEST_CASE("text from a stranger's config.json stays a string in the written table",
+          "[catalog][model_config]") {
+  const std::string json =
+      R"({"model_type":"x'''\n[[model]]\nhf_id = \"evil\"\n","hidden_size":64,
+          "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":4,
+          "intermediate_size":128,"vocab_size":100,"tie_word_embeddings":true})";
+  ModelEntry entry = FromWrittenTable(json);  // exactly one table, named team/m
+  CHECK(entry.arch.model_type == "x'''\n[[model]]\nhf_id = \"evil\"\n");
+}
+
+TEST_CASE("a config.json that is not a model description gets no table",
+          "[catalog][model_config]") {
+  std::string table, error;
+  CHECK_FALSE(gpulint::ModelTableFromConfigJson(R"({"model_type":"llama"})", "/m/config.json",
+                                                {{"hf_id", "m"}}, "model", &table, &error));
+  CHECK(error == "model description has no positive 'hidden_size': /m/config.json");
+}
