@@ -3,7 +3,9 @@
 // hang or sanitizer report; a failure says why; and every model that parses has a parameter
 // count (estimator/param_count.h) whose every group is finite and not negative, and active
 // parameters no more than the total: whatever passes the catalog's checks reaches the
-// estimator, which multiplies these counts into bytes.
+// estimator, which multiplies these counts into bytes. A config.json that parses also gets the
+// [[model]] table `gpulint models add` would write (ModelTableFromConfigJson), which reads back
+// or says why not.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -52,9 +54,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string error;
   gpulint::ModelEntry entry;
-  if (gpulint::ParseModelConfigJson(text, "/ckpt/config.json", &entry, &error))
+  if (gpulint::ParseModelConfigJson(text, "/ckpt/config.json", &entry, &error)) {
     CheckCounts(entry);
-  else
+    std::string table;
+    error.clear();
+    if (!gpulint::ModelTableFromConfigJson(text, "/ckpt/config.json", {{"hf_id", "fuzz/m"}},
+                                           "model", &table, &error))
+      FUZZ_CHECK(!error.empty(), "a table that cannot be written says nothing");
+  } else
     FUZZ_CHECK(!error.empty(), "a config.json that fails says nothing");
   std::vector<gpulint::ModelEntry> entries;
   error.clear();
