@@ -79,6 +79,10 @@ json Flatten(const json& config) {
       {"n_routed_experts", "num_experts"},
       {"kv_channels", "head_dim"},
       {"seq_length", "max_position_embeddings"},
+      {"use_bias", "bias"},                           // ERNIE 4.5
+      {"moe_num_experts", "num_experts"},             // ERNIE 4.5 MoE
+      {"moe_k", "num_experts_per_tok"},
+      {"moe_num_shared_experts", "n_shared_experts"},
   };
   for (const auto& [old_key, new_key] : kAliases)
     if (flat.contains(old_key) && !flat.contains(new_key) && !flat[old_key].is_null())
@@ -190,13 +194,19 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.norms_per_layer = static_cast<int>(Int(t, "norms_per_layer", 2));
   arch.qkv_bias = Bool(t, "qkv_bias", false) || Bool(flat, "attention_bias", false) ||
                   Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
+  // Seed-OSS splits the two: attention_bias is q/k/v, attention_out_bias is o_proj.
+  const char* o_bias_key = flat.contains("attention_out_bias") ? "attention_out_bias"
+                                                               : "attention_bias";
   arch.o_bias =
-      Bool(t, "o_bias", false) || Bool(flat, "attention_bias", false) || Bool(flat, "bias", false);
+      Bool(t, "o_bias", false) || Bool(flat, o_bias_key, false) || Bool(flat, "bias", false);
   arch.mlp_bias = Bool(t, "mlp_bias", false) || Bool(flat, "mlp_bias", false);
   arch.lm_head_bias = Bool(t, "lm_head_bias", false);
   std::string qk_norm = String(t, "qk_norm");
   if (qk_norm == "per-head") arch.qk_norm = est::ModelArch::QkNorm::kPerHead;
   if (qk_norm == "full-width") arch.qk_norm = est::ModelArch::QkNorm::kFullWidth;
+  // Norms a config switches on (Command R+: use_qk_norm).
+  if (std::string when = String(t, "qk_norm_when"); !when.empty() && !Bool(flat, when.c_str(), false))
+    arch.qk_norm = est::ModelArch::QkNorm::kNone;
   arch.attention_sinks = Bool(t, "attention_sinks", false);
   arch.expert_bias = Bool(t, "expert_bias", false);
   arch.router_bias = Bool(t, "router_bias", false);
@@ -209,6 +219,25 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
     std::string dense_key = String(t, "dense_intermediate_key");
     if (!dense_key.empty()) arch.dense_intermediate_size = Int(flat, dense_key.c_str());
   }
+}
+
+// ERNIE 4.5's moe_layer_start_index / moe_layer_end_index: a number or a list (one per modality;
+// the span runs from the smallest start to the largest end), -1 for the last layer.
+int64_t BoundOf(const json& flat, const char* key, int64_t last_layer, bool end) {
+  auto it = flat.find(key);
+  if (it == flat.end()) return end ? last_layer : 0;
+  std::vector<int64_t> values;
+  if (it->is_array()) {
+    for (const json& v : *it)
+      if (v.is_number_integer()) values.push_back(v.get<int64_t>());
+  } else if (it->is_number_integer()) {
+    values.push_back(it->get<int64_t>());
+  }
+  if (values.empty()) return end ? last_layer : 0;
+  int64_t bound = end ? *std::max_element(values.begin(), values.end())
+                      : *std::min_element(values.begin(), values.end());
+  if (bound < 0) return end ? last_layer : 0;
+  return bound;
 }
 
 void ReadMoe(const json& flat, est::ModelArch& arch) {
@@ -224,7 +253,8 @@ void ReadMoe(const json& flat, est::ModelArch& arch) {
   // Which layers route to experts, as each modeling file decides it.
   std::vector<int64_t> mlp_only;
   if (auto it = flat.find("mlp_only_layers"); it != flat.end() && it->is_array())
-    for (const json& layer : *it) mlp_only.push_back(layer.get<int64_t>());
+    for (const json& layer : *it)
+      if (layer.is_number_integer()) mlp_only.push_back(layer.get<int64_t>());
   arch.moe_layer.assign(static_cast<size_t>(arch.num_layers), true);
   for (int64_t layer = 0; layer < arch.num_layers; ++layer) {
     bool moe = true;
@@ -233,6 +263,10 @@ void ReadMoe(const json& flat, est::ModelArch& arch) {
       moe = layer >= Int(flat, "first_k_dense_replace") && layer % freq == 0;
     } else if (flat.contains("interleave_moe_layer_step")) {  // Llama 4
       moe = (layer + 1) % std::max<int64_t>(1, Int(flat, "interleave_moe_layer_step", 1)) == 0;
+    } else if (flat.contains("moe_layer_interval")) {  // ERNIE 4.5: an interval within a span
+      moe = (layer + 1) % std::max<int64_t>(1, Int(flat, "moe_layer_interval", 1)) == 0 &&
+            layer >= BoundOf(flat, "moe_layer_start_index", 0, false) &&
+            layer <= BoundOf(flat, "moe_layer_end_index", arch.num_layers - 1, true);
     } else if (flat.contains("decoder_sparse_step")) {  // Qwen MoE
       int64_t step = std::max<int64_t>(1, Int(flat, "decoder_sparse_step", 1));
       moe = std::find(mlp_only.begin(), mlp_only.end(), layer) == mlp_only.end() &&
@@ -428,7 +462,8 @@ constexpr const char* kTableKeys[] = {
     "v_head_dim", "num_experts", "num_experts_per_tok", "num_experts_per_token",
     "moe_intermediate_size", "n_shared_experts", "shared_expert_intermediate_size",
     "mlp_only_layers", "first_k_dense_replace", "moe_layer_freq", "interleave_moe_layer_step",
-    "decoder_sparse_step", "attention_bias", "use_qkv_bias", "bias", "mlp_bias", "sliding_window",
+    "decoder_sparse_step", "moe_layer_interval", "moe_layer_start_index",
+    "moe_layer_end_index", "attention_bias", "attention_out_bias", "use_qk_norm", "use_qkv_bias", "bias", "mlp_bias", "sliding_window",
     "use_sliding_window", "layer_types", "sliding_window_pattern", "quantization_config",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",

@@ -122,3 +122,47 @@ TEST_CASE("a config.json that is not a model description gets no table",
                                                 {{"hf_id", "m"}}, "model", &table, &error));
   CHECK(error == "model description has no positive 'hidden_size': /m/config.json");
 }
+
+TEST_CASE("config keys that switch structure: Cohere's q/k norms, Seed-OSS's o_proj bias",
+          "[catalog][model_config]") {
+  const std::string shape =
+      R"("hidden_size":128,"num_hidden_layers":2,"num_attention_heads":8,"num_key_value_heads":2,
+         "head_dim":16,"intermediate_size":256,"vocab_size":100,"tie_word_embeddings":true)";
+  auto count = [&](const std::string& keys) {
+    return gpulint::est::CountParams(FromJson("{" + keys + "," + shape + "}").arch);
+  };
+  // CohereLayerNorm((heads, head_dim)) and ((kv_heads, head_dim)), weights only: (8 + 2) x 16
+  // per layer, only with use_qk_norm (modeling_cohere.py).
+  CHECK(count(R"("model_type":"cohere","use_qk_norm":true)").attention_other -
+            count(R"("model_type":"cohere","use_qk_norm":false)").attention_other ==
+        2 * (8 + 2) * 16);
+  CHECK(count(R"("model_type":"cohere")").attention_other == 0);
+  // attention_bias alone: q/k/v and o biases (Llama); with attention_out_bias false: q/k/v only.
+  ModelEntry llama = FromJson(R"({"model_type":"llama","attention_bias":true,)" + shape + "}");
+  ModelEntry seed = FromJson(
+      R"({"model_type":"seed_oss","attention_bias":true,"attention_out_bias":false,)" + shape + "}");
+  CHECK(llama.arch.o_bias);
+  CHECK(seed.arch.qkv_bias);
+  CHECK_FALSE(seed.arch.o_bias);
+}
+
+TEST_CASE("ERNIE 4.5's MoE keys: experts from moe_num_experts, layers from the moe_layer span",
+          "[catalog][model_config]") {
+  // configuration_ernie4_5_moe.py / modular_ernie4_5_moe.py: a layer routes when
+  // (i + 1) % moe_layer_interval == 0 and moe_layer_start_index <= i <= moe_layer_end_index.
+  const std::string shape =
+      R"("model_type":"ernie4_5_moe","hidden_size":128,"num_hidden_layers":6,
+         "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":512,
+         "vocab_size":100,"tie_word_embeddings":true,"moe_num_experts":8,"moe_k":2,
+         "moe_intermediate_size":64,"moe_num_shared_experts":2)";
+  ModelEntry span = FromJson("{" + shape + R"(,"moe_layer_interval":1,"moe_layer_start_index":1,"moe_layer_end_index":4})");
+  CHECK(span.arch.num_experts == 8);
+  CHECK(span.arch.experts_per_token == 2);
+  CHECK(span.arch.shared_expert_intermediate_size == 2 * 64);
+  CHECK(span.arch.moe_layer == std::vector<bool>{false, true, true, true, true, false});
+  ModelEntry to_last =
+      FromJson("{" + shape + R"(,"moe_layer_interval":1,"moe_layer_start_index":[2,3],"moe_layer_end_index":-1})");
+  CHECK(to_last.arch.moe_layer == std::vector<bool>{false, false, true, true, true, true});
+  ModelEntry every_other = FromJson("{" + shape + R"(,"moe_layer_interval":2})");
+  CHECK(every_other.arch.moe_layer == std::vector<bool>{false, true, false, true, false, true});
+}
