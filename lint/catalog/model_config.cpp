@@ -489,7 +489,7 @@ bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
 }  // namespace
 
 bool ModelTableFromConfigJson(std::string_view json_text, const std::string& where,
-                              const std::vector<std::pair<std::string, std::string>>& header,
+                              const std::vector<TableHeaderValue>& header,
                               const std::string& array_name, std::string* table,
                               std::string* error) {
   ModelEntry from_config;
@@ -499,7 +499,8 @@ bool ModelTableFromConfigJson(std::string_view json_text, const std::string& whe
   for (const char* key : kTableKeys)
     if (auto it = flat.find(key); it != flat.end() && !it->is_null()) kept[key] = *it;
   toml::table model = JsonObjectToToml(kept);
-  for (const auto& [key, value] : header) model.insert_or_assign(key, value);
+  for (const auto& [key, value] : header)
+    std::visit([&, &key = key](const auto& v) { model.insert_or_assign(key, v); }, value);
   // The root that holds the table array at `array_name` ("tool.gpulint.model").
   std::vector<std::string> path = SplitAny(array_name, ".");
   toml::table root;
@@ -519,10 +520,11 @@ bool ModelTableFromConfigJson(std::string_view json_text, const std::string& whe
   // any sub-table, so its first occurrence is the one to move.
   std::string text = formatted.str();
   size_t first_line_end = text.find('\n');
-  std::string header_text;
   for (auto it = header.rbegin(); it != header.rend(); ++it) {
     std::ostringstream line;
-    line << toml::toml_formatter(toml::table{{it->first, it->second}}, flags);
+    toml::table one;
+    std::visit([&](const auto& v) { one.insert_or_assign(it->first, v); }, it->second);
+    line << toml::toml_formatter(one, flags);
     std::string needle = "\n" + line.str() + "\n";
     if (size_t at = text.find(needle); at != std::string::npos) {
       text.erase(at, needle.size() - 1);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "lint/catalog/checkpoint_size.h"
 #include "lint/catalog/model_config.h"
 #include "lint/catalog/resolution_rules.h"
 #include "lint/util/paths.h"
@@ -45,6 +46,14 @@ bool ReadConfigDir(const fs::path& dir, const std::string& origin, ModelResoluti
     result->message =
         status == ReadStatus::kOk ? error : config.string() + " " + ReadStatusText(status);
     return true;
+  }
+  // The weights' own headers, where the folder has them, check what config.json says.
+  std::string problem;
+  if (auto size = ReadCheckpointSize(dir.string(), &problem)) {
+    if (std::string note = CompareCheckpoint(*size, entry->arch); !note.empty())
+      result->assumptions.push_back(note);
+  } else if (!problem.empty()) {
+    result->assumptions.push_back("the weights' size was not checked: " + problem);
   }
   if (entry->hf_id.empty()) entry->hf_id = LastComponent(dir.string());
   entry->arch.name = entry->hf_id;

@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "estimator/param_count.h"
+#include "lint/catalog/checkpoint_size.h"
 #include "lint/catalog/model_config.h"
 #include "lint/cli/cli.h"
 #include "lint/cli/commands.h"
@@ -60,14 +62,30 @@ int RunModelsAddCommand(const Args& args) {
   if (target.empty()) target = "gpulint.toml";
   const bool exists = fs::symlink_status(target, ec).type() != fs::file_type::not_found;
 
+  std::vector<TableHeaderValue> header = {
+      {"hf_id", id},
+      {"source", fmt::format("config.json: {} (gpulint models add)", absolute.string())},
+      {"confidence", "high"}};
+  // Safetensors headers beside the config count the parameters exactly, and check the config.
+  std::string problem, mismatch;
+  std::optional<CheckpointSize> stored =
+      ReadCheckpointSize(absolute.parent_path().string(), &problem);
+  if (stored && stored->Unquantized()) {
+    header.emplace_back("params_total", static_cast<int64_t>(stored->elements));
+    header.emplace_back("params_total_source", stored->source);
+  }
   std::string table, error;
-  if (!ModelTableFromConfigJson(
-          json_text, config_json,
-          {{"hf_id", id},
-           {"source", fmt::format("config.json: {} (gpulint models add)", absolute.string())},
-           {"confidence", "high"}},
-          IsPyproject(target) ? "tool.gpulint.model" : "model", &table, &error))
+  if (!ModelTableFromConfigJson(json_text, config_json, header,
+                                IsPyproject(target) ? "tool.gpulint.model" : "model", &table,
+                                &error))
     return Fail(error);
+  if (!problem.empty()) fmt::print(stderr, "gpulint: warning: {}\n", problem);
+  if (stored) {
+    ModelEntry entry;
+    if (ParseModelConfigJson(json_text, config_json, &entry, &error))
+      mismatch = CompareCheckpoint(*stored, entry.arch);
+    if (!mismatch.empty()) fmt::print(stderr, "gpulint: warning: {}\n", mismatch);
+  }
   if (options.print) {
     fmt::print("{}", table);
     return kExitClean;

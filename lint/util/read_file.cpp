@@ -60,6 +60,38 @@ ReadStatus ReadRegularFile(const std::string& path, std::string* text, size_t ma
   return status;
 }
 
+ReadStatus ReadFilePrefix(const std::string& path, size_t bytes, std::string* text) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return errno == ENOENT || errno == ENOTDIR ? ReadStatus::kMissing : ReadStatus::kError;
+  struct stat info;
+  ReadStatus status = ReadStatus::kOk;
+  if (fstat(fd, &info) != 0) {
+    status = ReadStatus::kError;
+  } else if (!S_ISREG(info.st_mode)) {
+    status = ReadStatus::kNotRegular;
+  } else if (static_cast<unsigned long long>(info.st_size) < bytes) {
+    errno = 0;
+    status = ReadStatus::kError;
+  } else {
+    std::string content(bytes, '\0');
+    size_t used = 0;
+    while (used < bytes) {
+      ssize_t got = read(fd, content.data() + used, bytes - used);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      used += static_cast<size_t>(got);
+    }
+    if (used == bytes) {
+      *text = std::move(content);
+    } else {
+      status = ReadStatus::kError;
+    }
+  }
+  close(fd);
+  return status;
+}
+
 ReadStatus ReadStdin(std::string* text, size_t max_bytes) {
   return ReadAll(0, 64 << 10, max_bytes, text);
 }

@@ -19,6 +19,10 @@ enum class ReadStatus { kOk, kMissing, kNotRegular, kTooLarge, kError };
 ReadStatus ReadRegularFile(const std::string& path, std::string* text,
                            size_t max_bytes = kMaxInputBytes);
 
+/// Reads the first `bytes` bytes of a regular file (a safetensors header in front of gigabytes of
+/// weights); kError when the file is shorter.
+ReadStatus ReadFilePrefix(const std::string& path, size_t bytes, std::string* text);
+
 /// Reads standard input to its end, or fails past `max_bytes`.
 ReadStatus ReadStdin(std::string* text, size_t max_bytes = kMaxInputBytes);
 

@@ -143,3 +143,43 @@ TEST_CASE("models add refuses what is not a model and writes nothing", "[cli][ca
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.rfind("gpulint: error: nowhere", 0) == 0);
 }
+
+TEST_CASE("models add counts the parameters from the weights' headers and says when they differ",
+          "[cli][catalog]") {
+  // A two-layer Llama of 88,640 parameters (tests/catalog/checkpoint_size_test.cpp works it out)
+  // in one model.safetensors; the second folder's file holds 20,000 values more (an MTP layer).
+  auto safetensors = [](int64_t elements) {
+    std::string header = R"({"w":{"dtype":"BF16","shape":[)" + std::to_string(elements) +
+                         R"(],"data_offsets":[0,)" + std::to_string(2 * elements) + "]}}";
+    std::string file(8, '\0');
+    for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    return file + header;
+  };
+  const std::string config =
+      R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,
+          "num_key_value_heads":4,"intermediate_size":128,"vocab_size":100,
+          "tie_word_embeddings":true,"torch_dtype":"bfloat16"})";
+  gpulint::testing::TempDir dir;
+  dir.Write("exact/config.json", config);
+  dir.Write("exact/model.safetensors", safetensors(88640));
+  dir.Write("more/config.json", config);
+  dir.Write("more/model.safetensors", safetensors(108640));
+
+  auto exact = RunGpulint({"models", "add", "exact", "--print"}, "", dir.path());
+  INFO(exact.err);
+  REQUIRE(exact.exit_code == 0);
+  CHECK(exact.out.find("params_total = 88640\n") != std::string::npos);
+  CHECK(exact.out.find("params_total_source = \"the safetensors header of ") != std::string::npos);
+  CHECK(exact.err.empty());
+
+  auto more = RunGpulint({"models", "add", "more", "--print"}, "", dir.path());
+  CHECK(more.exit_code == 0);
+  CHECK(more.err.find("gpulint: warning: the safetensors header of ") == 0);
+  CHECK(more.err.find("the files hold more") != std::string::npos);
+
+  // A script that serves the folder gets the same note among the estimate's assumptions.
+  dir.Write("serve.sh", "vllm serve ./more\n");
+  auto estimate = RunGpulint({"estimate", "serve.sh", "--gpu", "H100-80GB"}, "", dir.path());
+  INFO(estimate.out);
+  CHECK(estimate.out.find("the files hold more") != std::string::npos);
+}

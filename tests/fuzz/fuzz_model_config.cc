@@ -5,7 +5,8 @@
 // parameters no more than the total: whatever passes the catalog's checks reaches the
 // estimator, which multiplies these counts into bytes. A config.json that parses also gets the
 // [[model]] table `gpulint models add` would write (ModelTableFromConfigJson), which reads back
-// or says why not.
+// or says why not. The bytes are also a safetensors header (AddSafetensorsHeader): what it
+// counts is finite and not negative.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "estimator/param_count.h"
+#include "lint/catalog/checkpoint_size.h"
 #include "lint/catalog/model_config.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -63,6 +65,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(!error.empty(), "a table that cannot be written says nothing");
   } else
     FUZZ_CHECK(!error.empty(), "a config.json that fails says nothing");
+  gpulint::CheckpointSize stored;
+  std::string problem;
+  if (gpulint::AddSafetensorsHeader(std::string(text), "/ckpt/model.safetensors", &stored, &problem))
+    FUZZ_CHECK(gpulint::fuzz::Sane(stored.bytes) && gpulint::fuzz::Sane(stored.elements),
+               "a header counts %g bytes, %g values", stored.bytes, stored.elements);
+  else
+    FUZZ_CHECK(!problem.empty(), "a header that fails says nothing");
   std::vector<gpulint::ModelEntry> entries;
   error.clear();
   if (!gpulint::ParseModelTables(text, "/project/models.toml", &entries, &error))
