@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "lint/analysis/readings.h"
 #include "lint/analysis/value_check.h"
 #include "lint/core/setting_types.h"
 #include "lint/reader/setting_builder.h"
@@ -91,8 +92,11 @@ void Reestimate(Workspace& workspace, FileAnalysis* analysis) {
   if (analysis->config && analysis->config->gpu) context.gpu_default = *analysis->config->gpu;
   analysis->context = context;
   analysis->estimates.clear();
-  for (const Workload& workload : analysis->read.config.workloads)
+  for (const Workload& workload : analysis->read.config.workloads) {
     analysis->estimates.push_back(EstimateWorkload(workload, analysis->read.config, context));
+    if (const FrameworkMap* map = workspace.maps().Find(workload.framework))
+      JudgeReadings(workload, map->readings, &analysis->estimates.back());
+  }
   analysis->gpu =
       ResolveRunGpu(analysis->read.config, context, &analysis->gpu_declared, &analysis->gpu_source);
   analysis->devices = ComputeDeviceLoads(analysis->read.config, analysis->estimates);

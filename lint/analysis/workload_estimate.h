@@ -47,6 +47,9 @@ struct WorkloadEstimate {
   /// Why the verdict is left open although there is an estimate: it flips with a value the
   /// script leaves to the data (the sequence length), and that value is in unknown_inputs.
   std::string undecided;
+  /// Why the verdict is left open: a flag of a team's own entry point whose meaning decides it
+  /// (lint/analysis/readings.h); the setting is in unknown_inputs.
+  std::string reading_decides;
 };
 
 /// The GPU a file's workloads run on: --gpu, a directive or SBATCH, gpulint.toml.

@@ -256,6 +256,27 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       map->requirements.push_back(std::move(spec));
     }
   }
+  if (const toml::array* readings = root["reading"].as_array()) {
+    for (const toml::node& node : *readings) {
+      const toml::table* table = node.as_table();
+      const toml::table* other = table ? (*table)["other"].as_table() : nullptr;
+      ReadingSpec spec;
+      if (table) {
+        spec.setting = (*table)["setting"].value_or(std::string());
+        spec.value = (*table)["value"].value_or(std::string());
+        spec.flag = (*table)["flag"].value_or(std::string());
+        spec.taken_as = (*table)["taken_as"].value_or(std::string());
+        spec.other_as = (*table)["other_as"].value_or(std::string());
+      }
+      if (!other || spec.setting.empty() || spec.taken_as.empty() || spec.other_as.empty()) {
+        *error = fmt::format(
+            "[[reading]] needs `setting`, `taken_as`, `other_as` and an `other` table: {}", where);
+        return false;
+      }
+      for (const auto& [name, value] : *other) spec.other.emplace_back(name.str(), AsText(value));
+      map->readings.push_back(std::move(spec));
+    }
+  }
   if (const toml::table* roles = root["role_words"].as_table())
     for (const auto& [role, words] : *roles)
       map->role_words[std::string(role.str())] = TomlStrings(&words);
@@ -265,13 +286,13 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
 namespace {
 
 // The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults],
-// [role_words], [[requires]] or [[builtin]] table (the files put those last;
+// [role_words], [[requires]], [[reading]] or [[builtin]] table (the files put those last;
 // rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
   for (const char* section :
        {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]", "\n[[requires]]",
-        "\n[[builtin]]"})
+        "\n[[reading]]", "\n[[builtin]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
 }
@@ -313,6 +334,7 @@ const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
   slot.kwargs = std::move(full.kwargs);
   slot.defaults = std::move(full.defaults);
   slot.requirements = std::move(full.requirements);
+  slot.readings = std::move(full.readings);
   slot.role_words = std::move(full.role_words);
   slot.builtins = std::move(full.builtins);
   slot.loaded = true;

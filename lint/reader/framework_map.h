@@ -94,6 +94,19 @@ struct RequirementSpec {
   std::string source;                                    ///< where it was read
 };
 
+/// A flag whose meaning the framework's source does not fix (a team's own entry point decides
+/// what `--bf16` does): the meaning the map gives it, and another that gpulint prices beside it.
+/// Where the two put the job on different sides of the GPU's memory, the verdict is left open
+/// until the script states the meaning (lint/analysis/readings.h).
+struct ReadingSpec {
+  std::string setting;   ///< the setting the flag sets
+  std::string flag;      ///< the flag, for people ("--bf16")
+  std::string value;     ///< applies when the setting has this value; empty: any value
+  std::string taken_as;  ///< the map's meaning, for people
+  std::string other_as;  ///< the other meaning, for people
+  std::vector<std::pair<std::string, std::string>> other;  ///< settings under the other meaning
+};
+
 /// A config a framework ships under a name, not a path (torchtune's `tune run ... --config
 /// qwen2_5/7B_lora`): the values of the keys gpulint reads, and where they were read. Kept in
 /// a map of kind "builtins" whose `builtins_for` names the config map that reads them.
@@ -120,6 +133,7 @@ struct FrameworkMap {
   std::map<std::string, FlagSpec> kwargs;  ///< Python keyword arguments
   std::vector<DefaultSpec> defaults;
   std::vector<RequirementSpec> requirements;  ///< [[requires]]
+  std::vector<ReadingSpec> readings;          ///< [[reading]]
   std::vector<std::string> program_after;  ///< launcher: "--" ends its options
   /// Launcher: words after which the program starts, the last one winning (`mason.py ... --
   /// source setup.sh \&\& python train.py`: the command string runs in a shell).

@@ -281,12 +281,17 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         workload.settings["model"] = model;
       }
       // `# gpulint: zero_stage=3` states a value the script leaves unknown or to the framework
-      // (a DeepSpeed config outside the tree); what the script writes itself still wins.
+      // (a DeepSpeed config outside the tree); what the script writes itself still wins, except
+      // where the map reads a flag one way among others ([[reading]]): the directive says what
+      // the team's code does with it (`# gpulint: dtype=bf16` for a trainer's --bf16).
       for (const auto& [name, declared_text] : config.directives) {
         if (name == "model" || name == "gpu" || !IsKnownSetting(name)) continue;
         const Setting* current = workload.Find(name);
+        const bool states_meaning =
+            std::any_of(read.map->readings.begin(), read.map->readings.end(),
+                        [&, &name = name](const ReadingSpec& r) { return r.setting == name; });
         if (current && current->value.kind != Value::Kind::kNone &&
-            current->origin != Origin::kFrameworkDefault)
+            current->origin != Origin::kFrameworkDefault && !states_meaning)
           continue;
         Setting declared;
         declared.name = name;

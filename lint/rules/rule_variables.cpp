@@ -114,7 +114,7 @@ const ExprSchema& RuleSchema() {
     s["est.peak_phase"] = s["est.offload_advice"] = ExprType::kString;
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
                           "workload.model_ref", "workload.skipped", "workload.suggestions",
-                          "workload.undecided"})
+                          "workload.undecided", "workload.reading_decides"})
       s[n] = ExprType::kString;
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
@@ -265,6 +265,9 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return e.skipped.empty() ? ExprValue::Missing() : ExprValue::String(e.skipped);
       if (field == "undecided")
         return e.undecided.empty() ? ExprValue::Missing() : ExprValue::String(e.undecided);
+      if (field == "reading_decides")
+        return e.reading_decides.empty() ? ExprValue::Missing()
+                                         : ExprValue::String(e.reading_decides);
       if (field == "suggestions") {
         return ExprValue::String(DidYouMean(e.resolution.suggestions));
       }

@@ -1,0 +1,23 @@
+// Flags whose meaning a team's own code decides. The generic map reads `--bf16` the way the HF
+// Trainer does (mixed precision over fp32 weights); a hand-written trainer may load the model in
+// bf16 instead, and the weights and AdamW states then take half. Each [[reading]] of the map
+// that applies is priced both ways: the estimate lists the two numbers, and where they fall on
+// different sides of the GPU's memory the verdict is left open (rules that need the estimate do
+// not fire) with a warning that says how to state the meaning (`# gpulint: dtype=bf16`). A value
+// stated by a directive, gpulint.toml or --set is not a reading: it is judged as stated.
+#pragma once
+
+#include <vector>
+
+#include "lint/analysis/workload_estimate.h"
+#include "lint/reader/framework_map.h"
+
+namespace gpulint {
+
+/// Applies `readings` (the workload's map's [[reading]] tables) to `estimate`, an estimate of
+/// `workload` that has a breakdown: assumption lines, and `reading_decides` with the setting in
+/// `unknown_inputs` when a reading decides the verdict.
+void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& readings,
+                   WorkloadEstimate* estimate);
+
+}  // namespace gpulint
