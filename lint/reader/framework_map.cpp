@@ -376,6 +376,12 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
         known = known || (own.when == spec.when && own.set == spec.set);
       if (!known) heir->requirements.push_back(spec);
     }
+    for (const ReadingSpec& spec : parent->readings) {
+      bool known = false;
+      for (const ReadingSpec& own : heir->readings)
+        known = known || (own.setting == spec.setting && own.value == spec.value);
+      if (!known) heir->readings.push_back(spec);
+    }
   }
 }
 

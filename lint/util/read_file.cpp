@@ -36,22 +36,32 @@ ReadStatus ReadAll(int fd, size_t expected, size_t max_bytes, std::string* text)
   return ReadStatus::kOk;
 }
 
+// Opens `path` for reading when it is a regular file; fills `info`. open, fstat: a lint of a
+// large tree reads tens of thousands of small files, and system calls are a good part of its
+// time. O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a
+// regular file). On kOk the caller closes `*fd`.
+ReadStatus OpenRegular(const std::string& path, int* fd, struct stat* info) {
+  *fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (*fd < 0)
+    return errno == ENOENT || errno == ENOTDIR ? ReadStatus::kMissing : ReadStatus::kError;
+  ReadStatus status = ReadStatus::kOk;
+  if (fstat(*fd, info) != 0) {
+    status = ReadStatus::kError;
+  } else if (!S_ISREG(info->st_mode)) {
+    status = ReadStatus::kNotRegular;
+  }
+  if (status != ReadStatus::kOk) close(*fd);
+  return status;
+}
+
 }  // namespace
 
 ReadStatus ReadRegularFile(const std::string& path, std::string* text, size_t max_bytes) {
-  // open, fstat, reads, close: a lint of a large tree reads tens of thousands of small files,
-  // and system calls are a good part of its time. O_NONBLOCK: opening a FIFO must not wait for
-  // a writer (it is then refused as not a regular file).
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return errno == ENOENT || errno == ENOTDIR ? ReadStatus::kMissing : ReadStatus::kError;
+  int fd = -1;
   struct stat info;
-  ReadStatus status = ReadStatus::kOk;
-  if (fstat(fd, &info) != 0) {
-    status = ReadStatus::kError;
-  } else if (!S_ISREG(info.st_mode)) {
-    status = ReadStatus::kNotRegular;
-  } else if (static_cast<unsigned long long>(info.st_size) > max_bytes) {
+  ReadStatus status = OpenRegular(path, &fd, &info);
+  if (status != ReadStatus::kOk) return status;
+  if (static_cast<unsigned long long>(info.st_size) > max_bytes) {
     status = ReadStatus::kTooLarge;
   } else {
     status = ReadAll(fd, static_cast<size_t>(info.st_size), max_bytes, text);
@@ -61,35 +71,22 @@ ReadStatus ReadRegularFile(const std::string& path, std::string* text, size_t ma
 }
 
 ReadStatus ReadFilePrefix(const std::string& path, size_t bytes, std::string* text) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return errno == ENOENT || errno == ENOTDIR ? ReadStatus::kMissing : ReadStatus::kError;
+  int fd = -1;
   struct stat info;
-  ReadStatus status = ReadStatus::kOk;
-  if (fstat(fd, &info) != 0) {
-    status = ReadStatus::kError;
-  } else if (!S_ISREG(info.st_mode)) {
-    status = ReadStatus::kNotRegular;
-  } else if (static_cast<unsigned long long>(info.st_size) < bytes) {
-    errno = 0;
-    status = ReadStatus::kError;
-  } else {
-    std::string content(bytes, '\0');
-    size_t used = 0;
-    while (used < bytes) {
-      ssize_t got = read(fd, content.data() + used, bytes - used);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      used += static_cast<size_t>(got);
-    }
-    if (used == bytes) {
-      *text = std::move(content);
-    } else {
-      status = ReadStatus::kError;
-    }
+  ReadStatus status = OpenRegular(path, &fd, &info);
+  if (status != ReadStatus::kOk) return status;
+  std::string content(bytes, '\0');
+  size_t used = 0;
+  while (static_cast<unsigned long long>(info.st_size) >= bytes && used < bytes) {
+    ssize_t got = read(fd, content.data() + used, bytes - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    used += static_cast<size_t>(got);
   }
   close(fd);
-  return status;
+  if (used != bytes) return ReadStatus::kError;  // shorter than asked
+  *text = std::move(content);
+  return ReadStatus::kOk;
 }
 
 ReadStatus ReadStdin(std::string* text, size_t max_bytes) {
