@@ -35,6 +35,7 @@ constexpr Subcommand kSubcommands[] = {
     {"models", "list the model catalog", RunModelsCommand},
     {"gpus", "list the GPU catalog", RunGpusCommand},
     {"version", "print the version", RunVersionCommand},
+    {"completion", "print the completion script of bash, zsh or fish", RunCompletionCommand},
 };
 
 void PrintUsage(std::FILE* out) {
@@ -45,8 +46,10 @@ void PrintUsage(std::FILE* out) {
     fmt::print(out, "  {:<10}{}\n", command.name, command.summary);
   fmt::print(out,
              "\nRun 'gpulint <command> --help' for a command's options.\n"
-             "Exit codes: 0 clean, 1 findings (or fix changed something), 2 usage error, "
-             "unreadable input, invalid config or rules.\n");
+             "Exit codes: 0 nothing at or above --fail-on (lint), nothing to change (fix);\n"
+             "            1 findings at or above --fail-on (lint), fix changed or would change a "
+             "file;\n"
+             "            2 usage error, unreadable input, invalid configuration or rules.\n");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ int RunModelsCommand(const Args& args);
 int RunModelsAddCommand(const Args& args);  ///< `models add`
 int RunGpusCommand(const Args& args);
 int RunVersionCommand(const Args& args);
+int RunCompletionCommand(const Args& args);
 
 /// Prints "gpulint: error: `name` is not built yet (...)" and returns 2: a subcommand that does
 /// not work yet must not pretend to.

@@ -108,6 +108,7 @@ std::string ToMarkdown(const std::vector<FileResult>& results) {
 int RunFixCommand(const Args& args) {
   auto parsed = ParseFixOptions(args);
   if (!parsed.options) return parsed.exit_code;
+  if (parsed.options->paths.empty()) parsed.options->paths = {"."};  // as lint: the working folder
   const FixOptions& options = *parsed.options;
   if (options.fit && !options.maximize.empty()) {
     fmt::print(stderr, "gpulint: error: --fit and --maximize exclude each other: gpulint fix\n");

@@ -2,14 +2,15 @@
 // --fail-on.
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 #include "lint/analysis/file_analysis.h"
 #include "lint/cli/cli.h"
+#include "lint/cli/color_choice.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
@@ -45,9 +46,18 @@ bool ReadBaseline(const std::string& path, std::set<std::string>* keys, std::str
 }  // namespace
 
 int RunLintCommand(const Args& args) {
+  // `lint --fix` and `lint --diff` are `fix --write` and `fix --diff`, as ruff users type them.
+  for (const std::string& arg : args) {
+    if (arg == "--") break;
+    if (arg != "--fix" && arg != "--diff") continue;
+    Args fix;
+    for (const std::string& a : args) fix.push_back(a == "--fix" ? "--write" : a);
+    return RunFixCommand(fix);
+  }
   auto parsed = ParseLintOptions(args);
   if (!parsed.options) return parsed.exit_code;
-  const LintOptions& options = *parsed.options;
+  LintOptions options = std::move(*parsed.options);
+  if (options.paths.empty()) options.paths = {"."};  // as ruff check: the working folder
   const ReporterEntry* reporter = FindReporter(options.format);
   if (!reporter) {
     std::string names;
@@ -74,12 +84,12 @@ int RunLintCommand(const Args& args) {
   // baseline filters the findings afterwards, or when a second format needs them.
   const bool by_file = reporter->render_file && options.baseline.empty() &&
                        options.write_baseline.empty() && options.output_file.empty();
-  const bool color = options.format == "text" && options.output_file.empty() && isatty(1) &&
-                     !std::getenv("NO_COLOR");
+  const bool color = (options.format == "text" || options.format == "concise") &&
+                     options.output_file.empty() && UseColor(options.color, isatty(1));
   if (by_file)
     choices.file_done = [reporter, color](const std::string& path, LintedFile* file) {
       ReportInput one;
-      one.color = color;
+      one.color = color;  // quiet changes only the summary
       one.files.push_back({path, std::move(file->findings), file->sources.get(), nullptr});
       file->rendered = reporter->render_file(one, one.files.front());
       file->findings = std::move(one.files.front().findings);
@@ -98,7 +108,9 @@ int RunLintCommand(const Args& args) {
   ReportInput input;
   input.rules = &linter.rules();
   input.color = color;
+  input.quiet = options.quiet;
   input.version = GPULINT_VERSION;
+  input.working_dir = workspace.WorkingDir();
   // LintAll waits for the rules only once a file is read (reporters list them even for none).
   if (!linter.LintAll(workspace, files, &linted, &error) || !linter.Init(&error)) {
     fmt::print(stderr, "gpulint: error: {}\n", error);
@@ -115,8 +127,9 @@ int RunLintCommand(const Args& args) {
     report.sources = report.analysis ? report.analysis->sources.get() : linted[i].sources.get();
     input.files.push_back(std::move(report));
   }
-  for (const std::string& warning : workspace.warnings())
-    fmt::print(stderr, "gpulint: warning: {}\n", warning);
+  if (!options.quiet)
+    for (const std::string& warning : workspace.warnings())
+      fmt::print(stderr, "gpulint: warning: {}\n", warning);
 
   // Baseline: report only findings that are not recorded in it.
   if (!options.baseline.empty()) {
@@ -165,7 +178,7 @@ int RunLintCommand(const Args& args) {
       return kExitUsage;
     }
     ReportInput terminal = input;
-    terminal.color = isatty(1) && !std::getenv("NO_COLOR");
+    terminal.color = UseColor(options.color, isatty(1));
     fmt::print("{}", FindReporter("text")->render(terminal));
   } else {
     fmt::print("{}", reporter->render(input));

@@ -1,8 +1,8 @@
 // The command-line grammar of every subcommand, in one place (CLI11 is a heavy header).
 #include "lint/cli/options.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 
@@ -75,14 +75,21 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
   for (const ReporterEntry& entry : Reporters())
     formats += (formats.empty() ? "" : "|") + std::string(entry.name);
   app.add_option("--format", o.format, formats);
-  Repeatable(app.add_option("--select", o.select,
-                            "Only these rule ids, prefixes or names (GL1,GL203)"))
+  Repeatable(
+      app.add_option("--select", o.select, "Only these rule ids, prefixes or names (GL1,GL203)"))
       ->delimiter(',');
   Repeatable(app.add_option("--ignore", o.ignore, "Skip these rule ids, prefixes or names"))
       ->delimiter(',');
   app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   app.add_flag("--statistics", o.statistics, "Print one row per rule with its count");
+  app.add_flag("-q,--quiet", o.quiet, "Print the findings only: no summary, no warnings");
+  app.add_option("--color", o.color,
+                 "Colour text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
+                 "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--fix", o.fix, "Same as 'gpulint fix --write': apply the safe fixes");
+  app.add_flag("--diff", o.diff, "Same as 'gpulint fix --diff': print the fixes as a diff");
   app.add_flag("--exit-zero", o.exit_zero, "Report findings but exit 0");
   app.add_flag("--no-inline-suppress", o.no_inline_suppress,
                "Ignore '# gpulint: disable' comments");
@@ -96,13 +103,15 @@ Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args) {
 
 Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& args) {
   EstimateOptions o;
-  CLI::App app{"Estimate per-GPU memory of every workload in the scripts, or of one described by "
-               "--role/--model/--gpu.", "estimate"};
+  CLI::App app{
+      "Estimate per-GPU memory of every workload in the scripts, or of one described by "
+      "--role/--model/--gpu.",
+      "estimate"};
   AddInputOptions(app, o, true);
   Repeatable(app.add_option("--set", o.set, "SETTING=VALUE: override a setting (repeat)"));
   app.add_option("--role", o.role, "Without a script: train or serve")
-      ->check(CLI::IsMember({"train", "serve", "rollout", "teacher", "reference", "reward",
-                             "critic", "eval"}));
+      ->check(CLI::IsMember(
+          {"train", "serve", "rollout", "teacher", "reference", "reward", "critic", "eval"}));
   app.add_option("--model", o.model, "Without a script: the model (HF id or catalog name)");
   app.add_option("--framework", o.framework,
                  "Without a script: the framework whose defaults apply (litgpt, torchtune, "
@@ -112,8 +121,10 @@ Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& arg
 
 Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   FixOptions o;
-  CLI::App app{"Propose the largest batch or context that fits, or the cheapest change that "
-               "makes an out-of-memory configuration fit, as a diff.", "fix"};
+  CLI::App app{
+      "Propose the largest batch or context that fits, or the cheapest change that "
+      "makes an out-of-memory configuration fit, as a diff.",
+      "fix"};
   AddInputOptions(app, o, true);
   app.add_option("--maximize", o.maximize, "batch or context")
       ->check(CLI::IsMember({"batch", "context"}));
@@ -128,8 +139,7 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
   app.add_option("--headroom", o.headroom,
                  "Fraction of usable memory kept free beyond the estimate's high end (default 0)")
       ->check(HeadroomRange());
-  Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))
-      ->delimiter(',');
+  Repeatable(app.add_option("--keep", o.keep, "Invariants to keep: global-batch"))->delimiter(',');
   app.add_flag("--pow2", o.pow2, "Only propose powers of two");
   app.add_option("--workload", o.workload, "Only the workload with this role");
   Repeatable(app.add_option("--set", o.set, "SETTING=VALUE: override a setting before searching"));
@@ -143,8 +153,10 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
 
 Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args) {
   InputOptions o;
-  CLI::App app{"Show what gpulint reads from the scripts: workloads, settings and where each "
-               "value is written.", "parse"};
+  CLI::App app{
+      "Show what gpulint reads from the scripts: workloads, settings and where each "
+      "value is written.",
+      "parse"};
   AddInputOptions(app, o, true);
   return Run(app, args, std::move(o));
 }
@@ -161,9 +173,11 @@ Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args)
 Parsed<ListOptions> ParseListOptions(const std::string& command,
                                      const std::vector<std::string>& args) {
   ListOptions o;
-  const char* description = command == "rules"    ? "List the rules."
-                            : command == "models" ? "List the model catalog (`gpulint models add PATH` declares one from its config.json)."
-                                                  : "List the GPU catalog.";
+  const char* description =
+      command == "rules" ? "List the rules."
+      : command == "models"
+          ? "List the model catalog (`gpulint models add PATH` declares one from its config.json)."
+          : "List the GPU catalog.";
   CLI::App app{description, command};
   if (command == "models")
     app.add_option("--search", o.search, "Only models whose name contains this text");
@@ -178,14 +192,27 @@ Parsed<ListOptions> ParseListOptions(const std::string& command,
 
 Parsed<ModelsAddOptions> ParseModelsAddOptions(const std::vector<std::string>& args) {
   ModelsAddOptions o;
-  CLI::App app{"Declare a model from its config.json: writes a [[model]] table, with its source, "
-               "into the closest gpulint.toml (or ./gpulint.toml).",
-               "models add"};
+  CLI::App app{
+      "Declare a model from its config.json: writes a [[model]] table, with its source, "
+      "into the closest gpulint.toml (or ./gpulint.toml).",
+      "models add"};
   app.add_option("path", o.path, "A config.json, or a model folder holding one")->required();
   app.add_option("--id", o.id, "The name scripts use for it (default: the folder's name)");
   app.add_option("--config", o.config, "The gpulint.toml or pyproject.toml to add it to");
   app.add_flag("--print", o.print, "Print the table instead of writing it");
   return Run(app, args, std::move(o));
+}
+
+Parsed<std::string> ParseCompletionOptions(const std::vector<std::string>& args) {
+  std::string shell;
+  CLI::App app{
+      "Print the completion script of a shell: gpulint completion bash > "
+      "~/.local/share/bash-completion/completions/gpulint",
+      "completion"};
+  app.add_option("shell", shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  return Run(app, args, std::move(shell));
 }
 
 Parsed<bool> ParseNoOptions(const std::string& command, const std::string& description,

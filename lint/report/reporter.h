@@ -25,7 +25,10 @@ struct ReportInput {
   std::vector<ReportFile> files;
   const RuleSet* rules = nullptr;
   bool color = false;
+  bool quiet = false;  ///< -q: findings only, no summary
   std::string version;
+  /// The absolute folder relative paths are relative to ("" when unknown): SARIF's %SRCROOT%.
+  std::string working_dir;
   /// Workloads linted, and why those not judged were not (text's summary says so).
   int workloads = 0;
   std::vector<std::string> unestimated;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lint/report/reporter.h"
+#include "lint/util/paths.h"
 
 namespace gpulint {
 namespace {
@@ -16,14 +17,19 @@ using Json = nlohmann::ordered_json;
 
 const char* Level(Severity severity) {
   switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "note";
   }
   return "note";
 }
 
-// A relative path as a URI reference: unreserved characters and '/' as they are, the rest
+constexpr const char* kRoot = "%SRCROOT%";
+
+// A path as a URI reference: unreserved characters and '/' as they are, the rest
 // percent-encoded (spaces, '#', '%', non-ASCII bytes).
 std::string UriOf(const std::string& path) {
   std::string out;
@@ -45,6 +51,21 @@ int CodePointColumn(const std::string& line, int byte_col) {
   if (static_cast<size_t>(byte_col) > line.size() + 1)
     column += byte_col - static_cast<int>(line.size()) - 1;
   return column;
+}
+
+// Where a path's file is, for GitHub: a path inside the working folder relative to %SRCROOT%
+// (GitHub resolves it against the checkout), one outside it ("/x", "../x") as an absolute file://
+// URI, since a relative URI must not climb out of its base, nor start with '/' (SARIF1004).
+Json ArtifactLocation(const ReportInput& input, const std::string& path) {
+  const bool outside = path.starts_with('/') || path == ".." || path.starts_with("../");
+  if (!outside) {
+    if (input.working_dir.empty()) return {{"uri", UriOf(path)}};
+    return {{"uri", UriOf(path)}, {"uriBaseId", kRoot}};
+  }
+  std::string absolute =
+      path.starts_with('/') ? path : LexicallyNormal(JoinPath(input.working_dir, path));
+  if (!absolute.starts_with('/')) return {{"uri", UriOf(path)}};  // no folder to anchor it to
+  return {{"uri", "file://" + UriOf(absolute)}};
 }
 
 Json Region(const ReportInput& input, const SourceSpan& span) {
@@ -85,13 +106,14 @@ std::string RenderSarif(const ReportInput& input) {
     for (const Finding& f : file.findings) {
       Json result;
       result["ruleId"] = f.rule;
-      if (auto it = rule_index.find(f.rule); it != rule_index.end()) result["ruleIndex"] = it->second;
+      if (auto it = rule_index.find(f.rule); it != rule_index.end())
+        result["ruleIndex"] = it->second;
       result["level"] = Level(f.severity);
       result["message"] = {{"text", f.message}};
-      result["locations"] = Json::array(
-          {{{"physicalLocation",
-             {{"artifactLocation", {{"uri", UriOf(f.span.path)}}},
-              {"region", Region(input, f.span)}}}}});
+      result["locations"] =
+          Json::array({{{"physicalLocation",
+                         {{"artifactLocation", ArtifactLocation(input, f.span.path)},
+                          {"region", Region(input, f.span)}}}}});
       result["partialFingerprints"] = {{"gpulintLineHash/v1", fingerprints[n++]}};
       if (!f.fixes.empty()) {
         Json fixes = Json::array();
@@ -100,31 +122,34 @@ std::string RenderSarif(const ReportInput& input) {
           for (const Edit& edit : fix.edits) {
             Json& change = by_file[edit.span.path];
             if (change.is_null())
-              change = {{"artifactLocation", {{"uri", UriOf(edit.span.path)}}},
+              change = {{"artifactLocation", ArtifactLocation(input, edit.span.path)},
                         {"replacements", Json::array()}};
-            change["replacements"].push_back(
-                {{"deletedRegion", Region(input, edit.span)},
-                 {"insertedContent", {{"text", edit.text}}}});
+            change["replacements"].push_back({{"deletedRegion", Region(input, edit.span)},
+                                              {"insertedContent", {{"text", edit.text}}}});
           }
           Json changes = Json::array();
           for (auto& [path, change] : by_file) changes.push_back(change);
-          fixes.push_back({{"description", {{"text", fix.description}}},
-                           {"artifactChanges", changes}});
+          fixes.push_back(
+              {{"description", {{"text", fix.description}}}, {"artifactChanges", changes}});
         }
         result["fixes"] = fixes;
       }
       results.push_back(result);
     }
-  Json run = {
-      {"tool",
-       {{"driver",
-         {{"name", "gpulint"},
-          {"version", input.version},
-          {"semanticVersion", input.version},
-          {"informationUri", "https://github.com/gpulint/gpulint"},
-          {"rules", rules}}}}},
-      {"columnKind", "unicodeCodePoints"},
-      {"results", results}};
+  Json run = {{"tool",
+               {{"driver",
+                 {{"name", "gpulint"},
+                  {"version", input.version},
+                  {"semanticVersion", input.version},
+                  {"informationUri", "https://github.com/gpulint/gpulint"},
+                  {"rules", rules}}}}},
+              {"columnKind", "unicodeCodePoints"},
+              {"results", results}};
+  if (!input.working_dir.empty()) {
+    std::string root = "file://" + UriOf(input.working_dir);
+    if (!root.ends_with('/')) root += '/';
+    run["originalUriBaseIds"] = {{kRoot, {{"uri", root}}}};
+  }
   Json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};

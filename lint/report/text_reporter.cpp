@@ -62,7 +62,31 @@ std::string SummaryCounts(const ReportInput& input) {
                      infos == 1 ? "" : "s", input.files.size(), input.files.size() == 1 ? "" : "s");
 }
 
-std::string Summary(const ReportInput& input) { return SummaryCounts(input) + Unjudged(input); }
+// "2 fixable with `gpulint fix --write` (1 more with --unsafe-fixes)": a finding counts once,
+// as safe when one of its fixes is.
+std::string Fixable(const ReportInput& input) {
+  int safe = 0, unsafe = 0;
+  for (const ReportFile& file : input.files)
+    for (const Finding& f : file.findings) {
+      if (f.fixes.empty()) continue;
+      bool any_safe =
+          std::any_of(f.fixes.begin(), f.fixes.end(), [](const Fix& fix) { return fix.safe; });
+      ++(any_safe ? safe : unsafe);
+    }
+  if (safe + unsafe == 0) return "";
+  if (safe == 0)
+    return fmt::format(
+        "{} finding{} {} only unsafe fixes (they change how the job runs): "
+        "`gpulint fix --unsafe-fixes` shows them as a diff.\n",
+        unsafe, unsafe == 1 ? "" : "s", unsafe == 1 ? "has" : "have");
+  std::string more = unsafe == 0 ? "" : fmt::format(" ({} more with --unsafe-fixes)", unsafe);
+  return fmt::format("{} fixable with `gpulint fix --write`{}.\n", safe, more);
+}
+
+std::string Summary(const ReportInput& input) {
+  if (input.quiet) return "";
+  return SummaryCounts(input) + Fixable(input) + Unjudged(input);
+}
 
 }  // namespace
 

@@ -21,4 +21,10 @@ std::string LexicallyNormal(std::string_view path);
 /// JoinPath, then LexicallyNormal.
 std::string JoinNormal(std::string_view base, std::string_view path);
 
+/// `path` as reports name it: "." elements and repeated '/' dropped ("./a//b" is "a/b"), and an
+/// absolute path under `working_dir` (absolute, as getcwd gives it) made relative to it. ".."
+/// stays: removing "x/.." would change the file named when x is a symbolic link. GitHub attaches
+/// annotations only to such paths, and GitLab's Code Quality spec forbids "./".
+std::string ReportPath(std::string_view path, std::string_view working_dir);
+
 }  // namespace gpulint

@@ -9,6 +9,7 @@
 
 #include "estimator/units.h"
 #include "lint/util/background.h"
+#include "lint/util/paths.h"
 #include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
@@ -23,6 +24,15 @@ Workspace::Workspace(const InputOptions& options)
       // pre-commit hook feels (bench/speed).
       maps_loading_(StartInBackground([] { return std::make_unique<FrameworkMaps>(); })) {}
 
+const std::string& Workspace::WorkingDir() const {
+  std::call_once(working_dir_once_, [this] {
+    std::error_code ec;
+    fs::path dir = fs::current_path(ec);
+    if (!ec) working_dir_ = dir.string();
+  });
+  return working_dir_;
+}
+
 Workspace::~Workspace() {
   if (maps_loading_.valid()) maps_loading_.wait();
 }
@@ -32,7 +42,9 @@ FrameworkMaps& Workspace::MutableMaps() const {
   return *maps_;
 }
 
-const FrameworkMaps& Workspace::maps() const { return MutableMaps(); }
+const FrameworkMaps& Workspace::maps() const {
+  return MutableMaps();
+}
 
 bool Workspace::Absorb(const ProjectConfig& config, std::string* error) {
   for (const std::string& warning : config.warnings)
@@ -111,7 +123,9 @@ bool Workspace::ListInputs(std::vector<LoadedFile>* files, std::string* error) {
   for (const std::string& path : options_.paths) {
     if (path == "-") {
       LoadedFile file;
-      file.path = options_.stdin_filename.empty() ? "<stdin>" : options_.stdin_filename;
+      file.path = options_.stdin_filename.empty()
+                      ? "<stdin>"
+                      : ReportPath(options_.stdin_filename, WorkingDir());
       if (ReadStatus status = ReadStdin(&file.text); status != ReadStatus::kOk) {
         *error = fmt::format("standard input {}", ReadStatusText(status));
         return false;
@@ -131,7 +145,10 @@ bool Workspace::ListInputs(std::vector<LoadedFile>* files, std::string* error) {
       return false;
     }
     if (!CollectFiles(path, exclude, include, &found, error)) return false;
-    for (const std::string& name : found) files->push_back({name, "", false, false});
+    // Named as reports name them ("./x.sh" is "x.sh"): the readers join sourced files' paths to
+    // this one, so every path a finding carries comes out the same way.
+    for (const std::string& name : found)
+      files->push_back({ReportPath(name, WorkingDir()), "", false, false});
   }
   return true;
 }
@@ -156,10 +173,8 @@ std::map<std::string, PinnedVersion> Workspace::PinnedVersions(const std::string
         std::string joined;
         if (!JoinPins(specs, &joined)) continue;
         // Named as the linted paths are: relative to the working directory when under it.
-        std::error_code ec;
-        fs::path file = fs::path(pins[0].file).lexically_relative(fs::current_path(ec));
-        if (ec || file.empty() || *file.begin() == "..") file = pins[0].file;
-        std::string where = fmt::format("{}:{}", file.string(), pins[0].line);
+        std::string where =
+            fmt::format("{}:{}", ReportPath(pins[0].file, WorkingDir()), pins[0].line);
         if (pins.size() > 1) where += fmt::format(" and {} more", pins.size() - 1);
         found[engine] = {joined, where};
       }
@@ -169,8 +184,8 @@ std::map<std::string, PinnedVersion> Workspace::PinnedVersions(const std::string
   }
   if (config)
     for (const auto& [engine, spec] : config->versions)
-      pinned[engine] = {spec, fmt::format("{} [versions]", config->path.empty() ? "gpulint.toml"
-                                                                               : config->path)};
+      pinned[engine] = {
+          spec, fmt::format("{} [versions]", config->path.empty() ? "gpulint.toml" : config->path)};
   return pinned;
 }
 

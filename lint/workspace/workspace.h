@@ -59,6 +59,9 @@ class Workspace {
   const FrameworkMaps& maps() const;
   /// Configuration warnings (unknown keys), each once.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The working directory, absolute ("" when it cannot be read): reports name paths under it
+  /// relative to it.
+  const std::string& WorkingDir() const;
   /// The GPU name that applies to a file: --gpu, else its config's gpu ("" when none).
   std::string DefaultGpu(const std::string& path, std::string* error);
 
@@ -83,7 +86,9 @@ class Workspace {
   std::map<std::string, std::string> env_;
   std::mutex pins_mutex_;
   std::map<std::string, std::map<std::string, PinnedVersion>> repository_pins_by_dir_;
-  std::unique_ptr<FileCache> referenced_files_;  ///< null: read from disk each time
+  std::unique_ptr<FileCache> referenced_files_;
+  mutable std::once_flag working_dir_once_;
+  mutable std::string working_dir_;  ///< null: read from disk each time
   ParseCache parse_cache_;
 };
 

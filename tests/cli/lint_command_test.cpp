@@ -1,8 +1,8 @@
 // `gpulint lint` end to end: exit codes, output formats, project configuration, baselines.
-#include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <fmt/format.h>
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -79,8 +79,7 @@ TEST_CASE("json and jsonl carry every finding with its place and rule link", "[c
   CHECK(findings[0]["end_col"] == 61);
   CHECK(findings[1]["rule"] == "GL302");
   CHECK(findings[1]["line"] == 3);
-  CHECK(findings[1]["url"] ==
-        "https://github.com/gpulint/gpulint/blob/main/docs/rules/GL302.md");
+  CHECK(findings[1]["url"] == "https://github.com/gpulint/gpulint/blob/main/docs/rules/GL302.md");
   CHECK(json["summary"]["error"] == 2);
 
   auto jsonl_run = RunGpulint({"lint", "--isolated", "--format", "jsonl", path});
@@ -138,8 +137,9 @@ TEST_CASE("gpulint.toml sets the GPU, severities, ignores and adds rule packs", 
 TEST_CASE("a broken rule pack or config is exit 2 with file and line", "[cli][lint]") {
   TempDir dir;
   dir.Write("gpulint.toml", "rules = [\"team-rules.toml\"]\n");
-  dir.Write("team-rules.toml", "id = \"ACME001\"\nname = \"x\"\ncategory = \"c\"\n"
-                               "severity = \"info\"\nwhen = \"tp >\"\nmessage = \"m\"\n");
+  dir.Write("team-rules.toml",
+            "id = \"ACME001\"\nname = \"x\"\ncategory = \"c\"\n"
+            "severity = \"info\"\nwhen = \"tp >\"\nmessage = \"m\"\n");
   std::string path = dir.Write("run.sh", kClean);
   auto result = RunGpulint({"lint", path});
   CHECK(result.exit_code == 2);
@@ -166,7 +166,8 @@ TEST_CASE("a baseline hides known findings and shows new ones", "[cli][lint]") {
   // Lines moved down by an added comment: the fingerprints do not use line numbers.
   dir.Write("run.sh", std::string("# serving jobs\n") + kTwoErrors +
                           "vllm serve Qwen/Qwen3-8B --port 8002 --max-model-len 50000\n");
-  auto after = RunGpulint({"lint", "--isolated", "--format", "concise", "--baseline", baseline, path});
+  auto after =
+      RunGpulint({"lint", "--isolated", "--format", "concise", "--baseline", baseline, path});
   CHECK(after.exit_code == 1);
   CHECK(after.out.find(path + ":5:") == 0);  // only the new line is reported
   CHECK(after.out.find(":3:") == std::string::npos);
@@ -193,9 +194,9 @@ TEST_CASE("statistics counts findings per rule on stderr", "[cli][lint]") {
 }
 
 TEST_CASE("stdin is linted under --stdin-filename, folders are walked", "[cli][lint]") {
-  auto result = RunGpulint({"lint", "--isolated", "--format", "concise", "--stdin-filename",
-                            "jobs/serve.sh", "-"},
-                           kTwoErrors);
+  auto result = RunGpulint(
+      {"lint", "--isolated", "--format", "concise", "--stdin-filename", "jobs/serve.sh", "-"},
+      kTwoErrors);
   CHECK(result.exit_code == 1);
   CHECK(result.out.find("jobs/serve.sh:2:60: error[GL201") == 0);
   TempDir dir;
@@ -213,15 +214,15 @@ TEST_CASE("a folder walk skips what .gitignore files list, at their level and be
   TempDir dir;
   dir.Write("repo/.gitignore", "# build output\nbuild/\n*.tmp.sh\n");
   dir.Write("repo/run.sh", kTwoErrors);
-  dir.Write("repo/scratch.tmp.sh", kTwoErrors);       // *.tmp.sh at the root
-  dir.Write("repo/build/gen.sh", kTwoErrors);         // build/ is a folder pattern
+  dir.Write("repo/scratch.tmp.sh", kTwoErrors);  // *.tmp.sh at the root
+  dir.Write("repo/build/gen.sh", kTwoErrors);    // build/ is a folder pattern
   // build/ names folders only: a script file called build stays (a shebang makes it a script).
   dir.Write("repo/jobs/build", std::string("#!/bin/bash\n") + kTwoErrors);
-  dir.Write("repo/jobs/deep/x.tmp.sh", kTwoErrors);   // root patterns apply below
+  dir.Write("repo/jobs/deep/x.tmp.sh", kTwoErrors);  // root patterns apply below
   dir.Write("repo/jobs/.gitignore", "local.sh\n");
-  dir.Write("repo/jobs/local.sh", kTwoErrors);        // the nested file's own pattern
+  dir.Write("repo/jobs/local.sh", kTwoErrors);  // the nested file's own pattern
   dir.Write("repo/jobs/keep.sh", kTwoErrors);
-  dir.Write("repo/other/local.sh", kTwoErrors);       // a sibling does not inherit it
+  dir.Write("repo/other/local.sh", kTwoErrors);  // a sibling does not inherit it
   auto walked = RunGpulint({"lint", "--isolated", "--format", "concise", "repo"}, "", dir.path());
   CHECK(walked.out.find("repo/run.sh:") != std::string::npos);
   CHECK(walked.out.find("repo/jobs/keep.sh:") != std::string::npos);
@@ -337,4 +338,91 @@ TEST_CASE("text made file by file on the lint threads is the text of the whole r
     CHECK(streamed.out == ReadWholeFile(out));
     if (std::string(format) == "text") CHECK(streamed.out == rendered.out);
   }
+}
+
+TEST_CASE("every format names files without ./, relative to the working folder when under it",
+          "[cli][lint]") {
+  TempDir dir;
+  dir.Write("jobs/serve.sh", kTwoErrors);
+  // The same file as `.`, `./jobs`, `././jobs//serve.sh` and its absolute path name it.
+  for (const char* format : {"text", "concise", "json", "jsonl", "github", "rdjson", "rdjsonl",
+                             "gitlab", "markdown", "checkstyle", "junit"}) {
+    for (const std::string& path :
+         {std::string("."), std::string("./jobs"), std::string("././jobs//serve.sh"),
+          dir.path() + "/jobs/serve.sh"}) {
+      auto result = RunGpulint({"lint", "--isolated", "--format", format, path}, "", dir.path());
+      INFO(format << " " << path << "\n" << result.out << result.err);
+      CHECK(result.exit_code == 1);
+      CHECK(result.out.find("jobs/serve.sh") != std::string::npos);
+      CHECK(result.out.find("./jobs") == std::string::npos);
+      CHECK(result.out.find(dir.path()) == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("lint with no path lints the working folder, -q prints the findings only",
+          "[cli][lint]") {
+  TempDir dir;
+  dir.Write("serve.sh", kTwoErrors);
+  auto all = RunGpulint({"lint", "--isolated", "--format", "concise"}, "", dir.path());
+  INFO(all.out << all.err);
+  CHECK(all.exit_code == 1);
+  CHECK(all.out.find("serve.sh:2:") != std::string::npos);
+  CHECK(all.out.find("Found 2 errors") != std::string::npos);
+  auto quiet = RunGpulint({"lint", "--isolated", "-q", "--format", "concise"}, "", dir.path());
+  CHECK(quiet.exit_code == 1);
+  CHECK(quiet.out.find("serve.sh:2:") != std::string::npos);
+  CHECK(quiet.out.find("Found") == std::string::npos);
+  CHECK(std::count(quiet.out.begin(), quiet.out.end(), '\n') == 2);
+}
+
+TEST_CASE("the --color option, then NO_COLOR and FORCE_COLOR, decide the escapes", "[cli][lint]") {
+  TempDir dir;
+  dir.Write("serve.sh", kTwoErrors);
+  auto run = [&](std::vector<std::string> env, std::vector<std::string> flags) {
+    std::vector<std::string> args = {"-u", "NO_COLOR", "-u", "FORCE_COLOR"};
+    args.insert(args.end(), env.begin(), env.end());
+    args.push_back(GPULINT_BINARY);
+    for (const char* a : {"lint", "--isolated", "--format", "concise"}) args.push_back(a);
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back("serve.sh");
+    auto result = RunProcess("/usr/bin/env", args, "", dir.path());
+    REQUIRE(result.exit_code == 1);
+    return result.out.find("\x1b[") != std::string::npos;
+  };
+  CHECK_FALSE(run({}, {}));  // not a terminal
+  CHECK(run({"FORCE_COLOR=1"}, {}));
+  CHECK_FALSE(run({"FORCE_COLOR="}, {}));  // empty: unset
+  CHECK_FALSE(run({"FORCE_COLOR=1", "NO_COLOR=1"}, {}));
+  CHECK(run({"NO_COLOR=1"}, {"--color", "always"}));
+  CHECK_FALSE(run({"FORCE_COLOR=1"}, {"--color", "never"}));
+  auto bad = RunGpulint({"lint", "--color", "sometimes", "x.sh"}, "", dir.path());
+  CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("lint --diff and lint --fix are fix --diff and fix --write", "[cli][lint]") {
+  TempDir dir;
+  dir.Write("sft.sh", ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  auto diff = RunGpulint({"lint", "--isolated", "--diff", "./sft.sh"}, "", dir.path());
+  INFO(diff.out << diff.err);
+  CHECK(diff.exit_code == 1);
+  CHECK(diff.out.find("--- a/sft.sh\n+++ b/sft.sh\n") != std::string::npos);
+  CHECK(ReadWholeFile(dir.path() + "/sft.sh") ==
+        ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  auto fix = RunGpulint({"lint", "--isolated", "--fix", "sft.sh"}, "", dir.path());
+  INFO(fix.out << fix.err);
+  CHECK(ReadWholeFile(dir.path() + "/sft.sh") ==
+        ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.fixed.sh")));
+}
+
+TEST_CASE("the summary counts fixable findings and points to unsafe fixes", "[cli][lint]") {
+  auto safe = RunGpulint({"lint", "--isolated", "fixtures/rules/GL107/bad.sh"}, "", SourcePath(""));
+  INFO(safe.out);
+  CHECK(safe.out.find("1 fixable with `gpulint fix --write` (1 more with --unsafe-fixes).") !=
+        std::string::npos);
+  auto unsafe =
+      RunGpulint({"lint", "--isolated", "fixtures/rules/GL101/bad.sh"}, "", SourcePath(""));
+  INFO(unsafe.out);
+  CHECK(unsafe.out.find("only unsafe fixes") != std::string::npos);
+  CHECK(unsafe.out.find("gpulint fix --unsafe-fixes") != std::string::npos);
 }

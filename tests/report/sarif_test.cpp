@@ -33,9 +33,19 @@ TEST_CASE("the SARIF of every rule fixture passes the SARIF validator", "[report
   INFO("run scripts/install-deps --test to install the validator");
   REQUIRE(fs::exists(tool));
   TempDir dir;
-  std::vector<std::string> args = {"lint", "--isolated", "--exit-zero", "--format", "sarif",
-                                   "--output-file", dir.path() + "/all.sarif"};
+  std::vector<std::string> args = {"lint",
+                                   "--isolated",
+                                   "--exit-zero",
+                                   "--format",
+                                   "sarif",
+                                   "--output-file",
+                                   dir.path() + "/all.sarif"};
   for (const std::string& path : RuleFixtures()) args.push_back(path);
+  // Paths as users give them: "./x", absolute under the working folder and outside it.
+  args.push_back("./fixtures/report/serve.sh");
+  args.push_back(SourcePath("fixtures/report/train.sh"));
+  dir.Write("outside dir/run.sh", ReadWholeFile(SourcePath("fixtures/rules/GL101/bad.sh")));
+  args.push_back(dir.path() + "/outside dir/run.sh");
   auto lint = RunGpulint(args, "", SourcePath(""));
   REQUIRE(lint.exit_code == 0);
   // A clean run too: results must be present and empty.
@@ -44,7 +54,9 @@ TEST_CASE("the SARIF of every rule fixture passes the SARIF validator", "[report
                           "", SourcePath(""));
   REQUIRE(clean.exit_code == 0);
   for (const char* name : {"all.sarif", "clean.sarif"}) {
-    auto result = RunProcess(tool, {"validate", dir.path() + "/" + name});
+    // GitHub's rules too ("Gh"): what code scanning rejects or cannot place.
+    auto result =
+        RunProcess(tool, {"validate", "--rule-kind", "Gh;Sarif", dir.path() + "/" + name});
     INFO(result.out << result.err);
     REQUIRE(result.out.find("Analysis completed successfully") != std::string::npos);
     CHECK(result.out.find(": error ") == std::string::npos);
@@ -75,8 +87,8 @@ TEST_CASE("SARIF carries rules, levels, regions, fingerprints and fixes", "[repo
   CHECK(results[0]["level"] == "error");
   CHECK(results[1]["level"] == "warning");
   auto& region = results[0]["locations"][0]["physicalLocation"]["region"];
-  CHECK(region == nlohmann::json({{"startLine", 3}, {"startColumn", 60}, {"endLine", 3},
-                                  {"endColumn", 61}}));
+  CHECK(region ==
+        nlohmann::json({{"startLine", 3}, {"startColumn", 60}, {"endLine", 3}, {"endColumn", 61}}));
   CHECK(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
         "fixtures/report/serve.sh");
   CHECK(results[0]["partialFingerprints"]["gpulintLineHash/v1"].get<std::string>().size() == 16);
@@ -84,4 +96,35 @@ TEST_CASE("SARIF carries rules, levels, regions, fingerprints and fixes", "[repo
   REQUIRE(replacements.size() == 2);
   CHECK(replacements[0]["insertedContent"]["text"] == "1");
   CHECK(replacements[1]["insertedContent"]["text"] == " --gradient_accumulation_steps 3");
+}
+
+TEST_CASE("SARIF locations: relative to %SRCROOT% inside the working folder, file:// outside",
+          "[report][sarif]") {
+  TempDir dir;
+  dir.Write("outside dir/run.sh", ReadWholeFile(SourcePath("fixtures/rules/GL101/bad.sh")));
+  auto result =
+      RunGpulint({"lint", "--isolated", "--format", "sarif", "./fixtures/rules/GL201/bad.sh",
+                  SourcePath("fixtures/rules/GL101/bad.sh"), dir.path() + "/outside dir/run.sh"},
+                 "", SourcePath(""));
+  auto sarif = nlohmann::json::parse(result.out);
+  const auto& run = sarif["runs"][0];
+  std::string root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"];
+  CHECK(root.starts_with("file:///"));
+  CHECK(root.ends_with("/"));
+  std::set<std::string> relative, absolute;
+  for (const auto& r : run["results"]) {
+    const auto& location = r["locations"][0]["physicalLocation"]["artifactLocation"];
+    std::string uri = location["uri"];
+    if (location.contains("uriBaseId")) {
+      CHECK(location["uriBaseId"] == "%SRCROOT%");
+      relative.insert(uri);
+    } else {
+      absolute.insert(uri);
+    }
+  }
+  CHECK(relative ==
+        std::set<std::string>{"fixtures/rules/GL101/bad.sh", "fixtures/rules/GL201/bad.sh"});
+  REQUIRE(absolute.size() == 1);
+  CHECK(absolute.begin()->starts_with("file:///"));
+  CHECK(absolute.begin()->ends_with("/outside%20dir/run.sh"));
 }

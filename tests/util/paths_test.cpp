@@ -34,9 +34,9 @@ TEST_CASE("LexicallyNormal matches std::filesystem on examples", "[util]") {
   CHECK(LexicallyNormal("../a/../../b") == "../../b");
   CHECK(LexicallyNormal("scripts//train.sh") == "scripts/train.sh");
   CHECK(LexicallyNormal("") == "");
-  for (const char* path : {"a/./b/../c", "a/..", "a/b/..", "/../x", "../a/../../b",
-                           "scripts//train.sh", "", "/", "//", ".", "./", "..", "../", "/a/",
-                           "a/b/.", "./a", "a//b//", "/./..", "x/../../y/./z/.."}) {
+  for (const char* path :
+       {"a/./b/../c", "a/..", "a/b/..", "/../x", "../a/../../b", "scripts//train.sh", "", "/", "//",
+        ".", "./", "..", "../", "/a/", "a/b/.", "./a", "a//b//", "/./..", "x/../../y/./z/.."}) {
     INFO(path);
     CHECK(LexicallyNormal(path) == StdNormal(path));
   }
@@ -70,4 +70,25 @@ TEST_CASE("JoinPath matches std::filesystem's operator/", "[util]") {
       INFO(base << " / " << path);
       CHECK(JoinPath(base, path) == StdJoin(base, path));
     }
+}
+
+TEST_CASE("ReportPath drops ./ and makes paths under the working folder relative", "[util]") {
+  using gpulint::ReportPath;
+  CHECK(ReportPath("./x.sh", "/repo") == "x.sh");
+  CHECK(ReportPath("././a//b/./x.sh", "/repo") == "a/b/x.sh");
+  CHECK(ReportPath(".", "/repo") == ".");
+  CHECK(ReportPath("./", "/repo") == ".");
+  CHECK(ReportPath("/repo/jobs/x.sh", "/repo") == "jobs/x.sh");
+  CHECK(ReportPath("/repo/./jobs//x.sh", "/repo/") == "jobs/x.sh");
+  CHECK(ReportPath("/repo", "/repo") == ".");
+  // Not under it: a sibling whose name starts the same, a parent, another tree.
+  CHECK(ReportPath("/repository/x.sh", "/repo") == "/repository/x.sh");
+  CHECK(ReportPath("/other/x.sh", "/repo") == "/other/x.sh");
+  // ".." is kept: "link/.." is not "." when link is a symbolic link.
+  CHECK(ReportPath("./link/../x.sh", "/repo") == "link/../x.sh");
+  CHECK(ReportPath("../x.sh", "/repo") == "../x.sh");
+  // No working folder known, or the root: absolute paths stay as they are.
+  CHECK(ReportPath("/repo/x.sh", "") == "/repo/x.sh");
+  CHECK(ReportPath("/repo/x.sh", "/") == "/repo/x.sh");
+  CHECK(ReportPath("", "/repo").empty());
 }
