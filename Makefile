@@ -7,7 +7,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_RUNS ?= 10000
 FUZZ_TIME ?= 900
 
-.PHONY: all build deps test-deps demo test unit fuzz clean format
+.PHONY: all build deps test-deps demo test unit fuzz clean format dist
 
 all: build
 
@@ -20,6 +20,19 @@ test-deps:
 build: deps
 	@cmake -S . -B build $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DGPULINT_TESTS=OFF >/dev/null
 	@cmake --build build -j $(JOBS)
+
+# dist/: a statically linked gpulint (runs on any x86-64 Linux), a tarball and a .deb of it with
+# its man page and shell completions (CPack), and a wheel that puts it on the PATH with pip.
+dist:
+	@scripts/install-deps --dist
+	@cmake -S . -B build-dist $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DGPULINT_TESTS=OFF \
+	  -DGPULINT_FULLY_STATIC=ON >/dev/null
+	@cmake --build build-dist -j $(JOBS)
+	@mkdir -p dist
+	@cd build-dist && cpack -G "TGZ;DEB" -B $(CURDIR)/dist >/dev/null
+	@rm -rf dist/_CPack_Packages
+	@scripts/build-wheel build-dist/gpulint dist
+	@ls dist
 
 demo: build
 	@scripts/demo build/gpulint
@@ -41,4 +54,4 @@ format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.cc')
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-dist dist

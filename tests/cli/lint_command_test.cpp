@@ -426,3 +426,21 @@ TEST_CASE("the summary counts fixable findings and points to unsafe fixes", "[cl
   CHECK(unsafe.out.find("only unsafe fixes") != std::string::npos);
   CHECK(unsafe.out.find("gpulint fix --unsafe-fixes") != std::string::npos);
 }
+
+TEST_CASE("the Markdown report stays under GitHub's comment limit and says what it cut",
+          "[cli][lint]") {
+  TempDir dir;
+  for (int i = 0; i < 400; ++i) dir.Write(fmt::format("jobs/serve_{:03}.sh", i), kTwoErrors);
+  auto big = RunGpulint({"lint", "--isolated", "--format", "markdown", "jobs"}, "", dir.path());
+  CHECK(big.exit_code == 1);
+  CHECK(big.out.size() <= 65536);
+  CHECK(big.out.size() > 60000);  // cut near the limit, not far below it
+  CHECK(big.out.find("### gpulint: 800 errors") == 0);
+  CHECK(big.out.find("_Not shown: ") != std::string::npos);
+  CHECK(big.out.find("findings") != std::string::npos);
+  // Whole findings only: every list item that starts also ends with its line.
+  CHECK(big.out.find("jobs/serve_000.sh") != std::string::npos);
+  auto small = RunGpulint({"lint", "--isolated", "--format", "markdown", "jobs/serve_000.sh"}, "",
+                          dir.path());
+  CHECK(small.out.find("Not shown") == std::string::npos);
+}

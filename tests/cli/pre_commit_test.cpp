@@ -1,5 +1,8 @@
 // The pre-commit hooks of .pre-commit-hooks.yaml, run by the real pre-commit (`try-repo`) on a
-// temporary git repository, with the gpulint just built first on PATH.
+// temporary git repository. gpulint is not on PATH: pre-commit installs it into the hook's own
+// environment (language: python) from the repository's pyproject.toml, which pulls the gpulint
+// wheel. Offline, pip takes the wheel built here around the binary under test (scripts/build-wheel)
+// and setuptools from Debian's /usr/share/python-wheels, and no index.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -10,15 +13,15 @@ using namespace gpulint::testing;
 
 namespace {
 
-// Runs `pre-commit try-repo HOOKS hook --files FILE` in `repo`.
+// Runs `pre-commit try-repo HOOKS hook --files FILE` in `repo`, with only the system's PATH.
 ProcessResult TryRepo(const TempDir& hooks, const TempDir& repo, const std::string& hook,
                       const std::string& file) {
-  std::string bin = std::filesystem::path(GPULINT_BINARY).parent_path().string();
-  const char* path = std::getenv("PATH");
   return RunProcess("env",
-                    {"PATH=" + bin + ":" + (path ? path : "/usr/bin:/bin"),
-                     "PRE_COMMIT_HOME=" + hooks.path() + "/.cache", "NO_COLOR=1", "pre-commit",
-                     "try-repo", hooks.path(), hook, "--files", file},
+                    {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + hooks.path(),
+                     "PRE_COMMIT_HOME=" + hooks.path() + "/.cache", "NO_COLOR=1",
+                     "PIP_NO_INDEX=1", "PIP_DISABLE_PIP_VERSION_CHECK=1",
+                     "PIP_FIND_LINKS=" + hooks.path() + "/wheels /usr/share/python-wheels",
+                     "/usr/bin/pre-commit", "try-repo", hooks.path(), hook, "--files", file},
                     "", repo.path());
 }
 
@@ -31,13 +34,24 @@ void Git(const TempDir& dir, std::vector<std::string> args) {
   REQUIRE(result.exit_code == 0);
 }
 
+// The repository as pre-commit clones it: the hooks, the pyproject.toml they install, and the
+// gpulint wheel where pip finds it (hooks/wheels, outside the commit).
+void MakeHookRepository(const TempDir& hooks) {
+  hooks.Write(".pre-commit-hooks.yaml", ReadWholeFile(SourcePath(".pre-commit-hooks.yaml")));
+  hooks.Write("pyproject.toml", ReadWholeFile(SourcePath("pyproject.toml")));
+  hooks.Write(".gitignore", "/wheels/\n/.cache/\n");
+  auto wheel = RunProcess(SourcePath("scripts/build-wheel"), {GPULINT_BINARY, hooks.path() + "/wheels"});
+  INFO(wheel.out << wheel.err);
+  REQUIRE(wheel.exit_code == 0);
+  Git(hooks, {"init", "-q", "."});
+}
+
 }  // namespace
 
 TEST_CASE("pre-commit runs the gpulint hook: an error fails it, a clean script passes",
           "[cli][pre-commit]") {
   TempDir hooks, repo;
-  hooks.Write(".pre-commit-hooks.yaml", ReadWholeFile(SourcePath(".pre-commit-hooks.yaml")));
-  Git(hooks, {"init", "-q", "."});
+  MakeHookRepository(hooks);
   Git(hooks, {"add", "."});
   Git(hooks, {"commit", "-q", "-m", "hooks"});
   Git(repo, {"init", "-q", "."});
@@ -59,8 +73,7 @@ TEST_CASE("pre-commit runs the gpulint hook: an error fails it, a clean script p
 TEST_CASE("pre-commit's gpulint-fix hook rewrites the file and fails once, then passes",
           "[cli][pre-commit]") {
   TempDir hooks, repo;
-  hooks.Write(".pre-commit-hooks.yaml", ReadWholeFile(SourcePath(".pre-commit-hooks.yaml")));
-  Git(hooks, {"init", "-q", "."});
+  MakeHookRepository(hooks);
   Git(hooks, {"add", "."});
   Git(hooks, {"commit", "-q", "-m", "hooks"});
   Git(repo, {"init", "-q", "."});
