@@ -7,6 +7,7 @@
 
 #include "lint/analysis/file_analysis.h"
 #include "lint/cli/cli.h"
+#include "lint/cli/color_choice.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
@@ -166,7 +167,7 @@ int RunEstimateCommand(const Args& args) {
   } else if (options.format == "markdown") {
     for (const FileAnalysis& analysis : analyses) rendered += FileEstimateMarkdown(analysis);
   }
-  bool color = isatty(1) && !std::getenv("NO_COLOR");
+  bool color = UseColor("auto", isatty(1));  // lint's rule: NO_COLOR, then FORCE_COLOR
   std::string text;
   for (const FileAnalysis& analysis : analyses) text += FileEstimateText(analysis, color);
   if (!options.output_file.empty()) {

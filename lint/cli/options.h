@@ -68,8 +68,8 @@ struct ListOptions {  ///< rules, models, gpus
 struct ModelsAddOptions {  ///< models add
   std::string path;        ///< a config.json or a folder holding one
   std::string id;          ///< the name scripts use; default: the folder's name
-  std::string
-      config;  ///< the file to add to; default: the closest gpulint.toml, else ./gpulint.toml
+  /// The file to add to; default: the closest gpulint.toml, else ./gpulint.toml.
+  std::string config;
   bool print = false;  ///< print the table instead of writing it
 };
 

@@ -5,6 +5,7 @@
 #include "tests/support/process.h"
 
 using gpulint::testing::RunGpulint;
+using gpulint::testing::RunProcess;
 using gpulint::testing::SourcePath;
 
 TEST_CASE("estimate --format json follows the contract", "[cli][estimate]") {
@@ -205,4 +206,19 @@ TEST_CASE("the vLLM a repository pins decides the accounting, and gpulint.toml b
       {"estimate", "serve/run.sh", "--gpu", "H100-80GB", "--format", "json"}, "", dir.path()));
   CHECK(said.find("vllm 0.11.0 (") != std::string::npos);
   CHECK(said.find("[versions])") != std::string::npos);
+}
+
+TEST_CASE("estimate colours its bars by lint's rule: FORCE_COLOR, unless NO_COLOR", "[cli]") {
+  auto run = [](std::vector<std::string> env) {
+    std::vector<std::string> args = {"-u", "NO_COLOR", "-u", "FORCE_COLOR"};
+    args.insert(args.end(), env.begin(), env.end());
+    for (const char* a : {GPULINT_BINARY, "estimate", "--isolated", "fixtures/report/serve.sh"})
+      args.push_back(a);
+    auto result = RunProcess("/usr/bin/env", args, "", SourcePath(""));
+    REQUIRE(result.exit_code == 0);
+    return result.out.find("\x1b[") != std::string::npos;
+  };
+  CHECK_FALSE(run({}));  // not a terminal
+  CHECK(run({"FORCE_COLOR=1"}));
+  CHECK_FALSE(run({"FORCE_COLOR=1", "NO_COLOR=1"}));
 }
