@@ -31,15 +31,25 @@ inline constexpr double kNcclGib = 0.45;
 /// training runs of bench/gpu/results measured a median of 7.4% (90th percentile 24%).
 inline constexpr double kAllocatorSlackFraction = 0.07;
 
-/// The slack a long run reaches: the 95th percentile of reserved over allocated peak in the same
-/// 229 H100 runs (0.28; the largest, 0.45, in Qwen2.5-0.5B/1.5B and Qwen3-0.6B full fine-tunes,
-/// whose 150k-token vocabulary makes the loss's logits most of the step). The caching allocator
-/// gives a request of 10 MiB or more a segment of its own, rounded up to 2 MiB, and keeps freed
-/// segments for reuse; a later request larger than every free block takes a new segment
-/// (c10/cuda/CUDACachingAllocator.cpp: kMinLargeAlloc, kRoundLarge, get_allocation_size), so
-/// the large short-lived tensors of the loss leave holes the steady state cannot fill. Those
-/// runs had fixed shapes; batches of varying length can only add to it.
-inline constexpr double kAllocatorSlackHighFraction = 0.28;
+/// The slack a long run reaches, as a fraction of the allocated peak beyond the weights. The
+/// weights are allocated at load, before anything else, and never freed, so they leave no holes;
+/// what fragments is what each step allocates and frees. The caching allocator gives a request
+/// of 10 MiB or more a segment of its own, rounded up to 2 MiB, and keeps freed segments for
+/// reuse; a later request larger than every free block takes a new segment
+/// (c10/cuda/CUDACachingAllocator.cpp: kMinLargeAlloc, kRoundLarge, get_allocation_size), so the
+/// large short-lived tensors of the loss leave holes the steady state cannot fill. 0.38: 218 of
+/// the 229 H100 training runs of bench/gpu/results (95%) reserved at most this much above their
+/// allocated peak (median 0.10; the largest, 0.54, a Qwen2.5-1.5B full fine-tune whose
+/// 150k-token vocabulary makes the loss's logits most of the step); `bench/gpu/slack`
+/// recomputes it. A fraction of the whole peak would give a LoRA run, whose frozen base is most
+/// of its memory, four times the slack it shows. Those runs had fixed shapes; batches of varying
+/// length can only add to it.
+inline constexpr double kAllocatorSlackHighFraction = 0.38;
+
+/// The reserved peak a long run reaches: the weights as allocated, the rest with the high slack.
+inline double HighReserved(double allocated_bytes, double weight_bytes) {
+  return weight_bytes + (allocated_bytes - weight_bytes) * (1 + kAllocatorSlackHighFraction);
+}
 
 /// The device total of a process given its reserved peak, its CUDA context and whether it uses
 /// NCCL.

@@ -172,10 +172,7 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
     b.total = DeviceTotal(b.torch_reserved, false);
     b.total_low = DeviceTotal(b.torch_allocated, false);
-    // Weights are loaded once and never freed: only what generation allocates and frees
-    // fragments.
-    b.total_high = DeviceTotal(
-        b.weights + (b.torch_allocated - b.weights) * (1 + kAllocatorSlackHighFraction), false);
+    b.total_high = DeviceTotal(HighReserved(b.torch_allocated, b.weights), false);
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "prefill";
     return b;

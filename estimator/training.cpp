@@ -347,13 +347,14 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   }
   if (gathered > 0) b.terms.push_back({"gathered layers", gathered,
                                        "ZeRO-3/FSDP: current and prefetched layer in 16 bits"});
+  const double loaded_weights = b.weights;  // the gathered layers come and go each step
   b.weights += gathered;
   const double workspace = GibToBytes(kCublasWorkspaceGib);
   b.torch_allocated += workspace;
   b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
   b.total = DeviceTotal(b.torch_reserved, in.gpus > 1, kTrainingCudaContextGib);
   b.total_low = DeviceTotal(b.torch_allocated, in.gpus > 1, kTrainingCudaContextGib);
-  b.total_high = DeviceTotal(b.torch_allocated * (1 + kAllocatorSlackHighFraction), in.gpus > 1,
+  b.total_high = DeviceTotal(HighReserved(b.torch_allocated, loaded_weights), in.gpus > 1,
                              kTrainingCudaContextGib);
   if (paged_states > 0) {
     // Paged states take what the GPU has left and page out under pressure: none at the low end.
