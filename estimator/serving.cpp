@@ -169,7 +169,7 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.activations = ForwardPeakBytes(m, in.batch * tokens, 1);
     b.logits = in.batch * static_cast<double>(m.vocab_size) * 4;  // last position, fp32
     b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
-    b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
+    b.torch_reserved = TypicalReserved(b.torch_allocated, b.weights);
     b.total = DeviceTotal(b.torch_reserved, false);
     b.total_low = DeviceTotal(b.torch_allocated, false);
     b.total_high = DeviceTotal(HighReserved(b.torch_allocated, b.weights), false);

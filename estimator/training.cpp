@@ -351,7 +351,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   b.weights += gathered;
   const double workspace = GibToBytes(kCublasWorkspaceGib);
   b.torch_allocated += workspace;
-  b.torch_reserved = b.torch_allocated * (1 + kAllocatorSlackFraction);
+  b.torch_reserved = TypicalReserved(b.torch_allocated, loaded_weights);
   b.total = DeviceTotal(b.torch_reserved, in.gpus > 1, kTrainingCudaContextGib);
   b.total_low = DeviceTotal(b.torch_allocated, in.gpus > 1, kTrainingCudaContextGib);
   b.total_high = DeviceTotal(HighReserved(b.torch_allocated, loaded_weights), in.gpus > 1,

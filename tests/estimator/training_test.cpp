@@ -388,6 +388,7 @@ TEST_CASE("the peak is a range: live tensors below, a long run's allocator slack
   const double context = GibToBytes(kTrainingCudaContextGib);  // one GPU: no NCCL
   CHECK(b.total_low == Approx(b.torch_allocated + context));
   CHECK(b.total == Approx(b.torch_allocated * (1 + kAllocatorSlackFraction) + context));
+  CHECK(b.total < b.total_high);
   // The weights are allocated once at load and leave no holes: only the rest carries the slack.
   CHECK(b.total_high == Approx(b.weights + (b.torch_allocated - b.weights) *
                                                (1 + kAllocatorSlackHighFraction) + context));
