@@ -385,7 +385,10 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   a.name = e.hf_id;
   a.model_type = String(flat, "text_model_type");
   if (a.model_type.empty()) a.model_type = String(flat, "model_type");
-  if (std::string dtype = String(flat, "torch_dtype"); !dtype.empty()) a.dtype = dtype;
+  if (std::string dtype = String(flat, "torch_dtype"); !dtype.empty()) {
+    a.dtype = dtype;
+    e.dtype_recorded = true;
+  }
   a.hidden_size = Int(flat, "hidden_size");
   a.num_layers = Int(flat, "num_hidden_layers");
   a.num_attention_heads = Int(flat, "num_attention_heads");

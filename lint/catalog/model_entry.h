@@ -18,6 +18,9 @@ struct ModelEntry {
   est::ModelArch arch;
   std::string confidence = "high";           ///< high | medium | low (reference catalog)
   std::vector<std::string> uncertain_fields; ///< values not read from the model's config.json
+  /// Whether the config named its torch_dtype; if not, arch.dtype is only what weights are
+  /// priced at (two bytes either way), and no rule judges the checkpoint's dtype.
+  bool dtype_recorded = false;
   std::optional<double> params_total;        ///< official figure from the model card
   std::optional<double> params_active;
   bool params_active_counts_embedding = true;  ///< how the card's active figure is defined

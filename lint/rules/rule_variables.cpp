@@ -41,7 +41,9 @@ ExprValue Gib(double bytes) { return ExprValue::Number(est::BytesToGib(bytes)); 
 // base model's file"). A copy keeps the shape (post-training does not change it) but not the
 // context length, which long-context stages extend.
 bool UncertainField(const ModelEntry& model, std::string_view field) {
-  const std::string key(field == "num_layers" ? "num_hidden_layers" : field);
+  const std::string key(field == "num_layers" ? "num_hidden_layers"
+                        : field == "dtype"    ? "torch_dtype"
+                                              : field);
   for (const std::string& note : model.uncertain_fields) {
     if (note.rfind(key, 0) == 0 &&
         (note.size() == key.size() || note[key.size()] == ' ' || note[key.size()] == '('))
@@ -281,7 +283,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       const est::ModelArch& m = e.model->arch;
       if (field == "name") return ExprValue::String(e.model->hf_id);
       if (field == "model_type") return ExprValue::String(m.model_type);
-      if (field == "dtype") return ExprValue::String(m.dtype);
+      if (field == "dtype")
+        return e.model->dtype_recorded ? ExprValue::String(m.dtype) : ExprValue::Missing();
       if (field == "confidence") return ExprValue::String(e.model->confidence);
       if (field == "num_attention_heads") return ExprValue::Number(m.num_attention_heads);
       if (field == "num_key_value_heads") return ExprValue::Number(m.num_kv_heads);

@@ -43,6 +43,23 @@ TEST_CASE("a model field the catalog marks uncertain does not fire a rule", "[ru
   CHECK(Reports(outcome.findings, "GL304"));
 }
 
+TEST_CASE("a checkpoint dtype the config does not name is not judged", "[rules]") {
+  TempDir dir;
+  // huggyllama/llama-7b: the catalog's copy of its config lacks torch_dtype, so the estimate
+  // prices two bytes a weight but GL110 has no dtype to compare fp16 with.
+  auto lint = [&](const char* model) {
+    std::string path = dir.Write(
+        "fp16.sh", std::string("# gpulint: gpu=H100-80GB\ntrl sft --model_name_or_path ") + model +
+                       " --use_peft --per_device_train_batch_size 1 --max_length 1024 --fp16\n");
+    gpulint::testing::LintOutcome outcome = LintPath(path);
+    REQUIRE(outcome.ok);
+    return Reports(outcome.findings, "GL110");
+  };
+  CHECK_FALSE(lint("huggyllama/llama-7b"));
+  // Llama-3.1-8B's config says bfloat16: fp16 training of it is reported.
+  CHECK(lint("meta-llama/Llama-3.1-8B"));
+}
+
 TEST_CASE("attention splits over tp / dp under SGLang's DP attention, and MLA has no KV heads "
           "to split", "[rules]") {
   TempDir dir;
