@@ -11,6 +11,8 @@ using Args = std::vector<std::string>;
 int RunLintCommand(const Args& args);
 int RunEstimateCommand(const Args& args);
 int RunFixCommand(const Args& args);
+/// `fix` as `lint --fix` and `lint --diff` run it: fix's options, messages naming `name`.
+int RunFixCommandAs(const Args& args, const std::string& name);
 int RunParseCommand(const Args& args);
 int RunExplainCommand(const Args& args);
 int RunRulesCommand(const Args& args);

@@ -105,19 +105,22 @@ std::string ToMarkdown(const std::vector<FileResult>& results) {
 
 }  // namespace
 
-int RunFixCommand(const Args& args) {
-  auto parsed = ParseFixOptions(args);
+int RunFixCommand(const Args& args) { return RunFixCommandAs(args, "fix"); }
+
+int RunFixCommandAs(const Args& args, const std::string& name) {
+  auto parsed = ParseFixOptions(args, name);
   if (!parsed.options) return parsed.exit_code;
   if (parsed.options->paths.empty()) parsed.options->paths = {"."};  // as lint: the working folder
   const FixOptions& options = *parsed.options;
   if (options.fit && !options.maximize.empty()) {
-    fmt::print(stderr, "gpulint: error: --fit and --maximize exclude each other: gpulint fix\n");
+    fmt::print(stderr, "gpulint: error: --fit and --maximize exclude each other: gpulint {}\n",
+               name);
     return kExitUsage;
   }
   for (const std::string& keep : options.keep)
     if (keep != "global-batch") {
-      fmt::print(stderr, "gpulint: error: --keep takes global-batch, not '{}': gpulint fix\n",
-                 keep);
+      fmt::print(stderr, "gpulint: error: --keep takes global-batch, not '{}': gpulint {}\n",
+                 keep, name);
       return kExitUsage;
     }
   std::map<std::string, std::string> overrides;
@@ -135,7 +138,8 @@ int RunFixCommand(const Args& args) {
   const bool tune = options.fit || !options.maximize.empty();
   for (const LoadedFile& file : files)
     if (options.write && file.from_stdin) {
-      fmt::print(stderr, "gpulint: error: --write needs files, not stdin: gpulint fix\n");
+      fmt::print(stderr, "gpulint: error: {} needs files, not stdin: gpulint {}\n",
+                 name == "fix" ? "--write" : name, name);
       return kExitUsage;
     }
 
@@ -227,9 +231,9 @@ int RunFixCommand(const Args& args) {
   if (tune && !options.workload.empty() && !roles_seen.count(options.workload)) {
     fmt::print(stderr,
                "gpulint: error: --workload {}: no workload has that role (roles here: {}): "
-               "gpulint fix\n",
+               "gpulint {}\n",
                options.workload,
-               roles_seen.empty() ? "none" : fmt::format("{}", fmt::join(roles_seen, ", ")));
+               roles_seen.empty() ? "none" : fmt::format("{}", fmt::join(roles_seen, ", ")), name);
     return kExitUsage;
   }
   bool changed = false;

@@ -52,7 +52,7 @@ int RunLintCommand(const Args& args) {
     if (arg != "--fix" && arg != "--diff") continue;
     Args fix;
     for (const std::string& a : args) fix.push_back(a == "--fix" ? "--write" : a);
-    return RunFixCommand(fix);
+    return RunFixCommandAs(fix, "lint " + arg);
   }
   auto parsed = ParseLintOptions(args);
   if (!parsed.options) return parsed.exit_code;

@@ -119,12 +119,13 @@ Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& arg
   return Run(app, args, std::move(o));
 }
 
-Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args) {
+Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args,
+                                   const std::string& name) {
   FixOptions o;
   CLI::App app{
       "Propose the largest batch or context that fits, or the cheapest change that "
       "makes an out-of-memory configuration fit, as a diff.",
-      "fix"};
+      name};
   AddInputOptions(app, o, true);
   app.add_option("--maximize", o.maximize, "batch or context")
       ->check(CLI::IsMember({"batch", "context"}));

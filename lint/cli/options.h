@@ -83,7 +83,9 @@ struct Parsed {
 
 Parsed<LintOptions> ParseLintOptions(const std::vector<std::string>& args);
 Parsed<EstimateOptions> ParseEstimateOptions(const std::vector<std::string>& args);
-Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args);
+/// `name` is how the user invoked it, for messages: "fix", or "lint --fix" (fix's options).
+Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args,
+                                   const std::string& name = "fix");
 Parsed<InputOptions> ParseParseOptions(const std::vector<std::string>& args);
 Parsed<ExplainOptions> ParseExplainOptions(const std::vector<std::string>& args);
 Parsed<ListOptions> ParseListOptions(const std::string& command,

@@ -415,6 +415,23 @@ TEST_CASE("lint --diff and lint --fix are fix --diff and fix --write", "[cli][li
         ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.fixed.sh")));
 }
 
+TEST_CASE("lint --fix with an option only lint has names lint --fix, not fix", "[cli][lint]") {
+  TempDir dir;
+  dir.Write("sft.sh", ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  auto stats = RunGpulint({"lint", "--isolated", "--fix", "--statistics", "sft.sh"}, "",
+                          dir.path());
+  CHECK(stats.exit_code == 2);
+  CHECK(stats.err.find("--statistics") != std::string::npos);
+  CHECK(stats.err.find("gpulint lint --fix\n") != std::string::npos);
+  CHECK(stats.err.find("Run 'gpulint lint --fix --help'") != std::string::npos);
+  // Nothing was written.
+  CHECK(ReadWholeFile(dir.path() + "/sft.sh") ==
+        ReadWholeFile(SourcePath("fixtures/rules/GL107/bad.sh")));
+  auto piped = RunGpulint({"lint", "--isolated", "--fix", "-"}, "x\n", dir.path());
+  CHECK(piped.exit_code == 2);
+  CHECK(piped.err.find("lint --fix needs files, not stdin") != std::string::npos);
+}
+
 TEST_CASE("the summary counts fixable findings and points to unsafe fixes", "[cli][lint]") {
   auto safe = RunGpulint({"lint", "--isolated", "fixtures/rules/GL107/bad.sh"}, "", SourcePath(""));
   INFO(safe.out);
