@@ -141,7 +141,8 @@ struct FrameworkMap {
   bool distributed = false;                ///< launcher: starts one process per GPU
   // Roles a generic entry point gets from words in its script name.
   std::map<std::string, std::vector<std::string>> role_words;
-  std::vector<std::string> inherits;       ///< maps whose flags, keys, kwargs, defaults, [[requires]] and [[reading]] apply too
+  /// Maps whose flags, keys, kwargs, defaults, [[requires]] and [[reading]] apply too.
+  std::vector<std::string> inherits;
   /// Config maps: the settings a file of this kind may set, unknown when a command names one
   /// gpulint cannot read (an unread DeepSpeed JSON is not "no ZeRO").
   std::vector<std::string> unknown_when_unread;

@@ -115,7 +115,8 @@ std::string RenderMarkdown(const ReportInput& input) {
     }
     if (headed) out += "\n";
   }
-  std::string details = "<details><summary>Memory per GPU</summary>\n" + breakdowns + "\n</details>\n";
+  std::string details =
+      "<details><summary>Memory per GPU</summary>\n" + breakdowns + "\n</details>\n";
   const bool breakdowns_cut = !breakdowns.empty() && out.size() + details.size() > budget;
   if (!breakdowns.empty() && !breakdowns_cut) out += details;
   if (rows_cut + findings_cut > 0 || breakdowns_cut) {

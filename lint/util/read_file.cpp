@@ -75,16 +75,21 @@ ReadStatus ReadFilePrefix(const std::string& path, size_t bytes, std::string* te
   struct stat info;
   ReadStatus status = OpenRegular(path, &fd, &info);
   if (status != ReadStatus::kOk) return status;
+  if (static_cast<unsigned long long>(info.st_size) < bytes) {
+    close(fd);
+    errno = 0;  // no system error to report: the file is shorter than asked
+    return ReadStatus::kError;
+  }
   std::string content(bytes, '\0');
   size_t used = 0;
-  while (static_cast<unsigned long long>(info.st_size) >= bytes && used < bytes) {
+  while (used < bytes) {
     ssize_t got = read(fd, content.data() + used, bytes - used);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     used += static_cast<size_t>(got);
   }
   close(fd);
-  if (used != bytes) return ReadStatus::kError;  // shorter than asked
+  if (used != bytes) return ReadStatus::kError;  // it shrank while being read
   *text = std::move(content);
   return ReadStatus::kOk;
 }

@@ -86,9 +86,9 @@ class Workspace {
   std::map<std::string, std::string> env_;
   std::mutex pins_mutex_;
   std::map<std::string, std::map<std::string, PinnedVersion>> repository_pins_by_dir_;
-  std::unique_ptr<FileCache> referenced_files_;
+  std::unique_ptr<FileCache> referenced_files_;  ///< null: read from disk each time
   mutable std::once_flag working_dir_once_;
-  mutable std::string working_dir_;  ///< null: read from disk each time
+  mutable std::string working_dir_;  ///< WorkingDir(), read once
   ParseCache parse_cache_;
 };
 

@@ -40,7 +40,8 @@ void MakeHookRepository(const TempDir& hooks) {
   hooks.Write(".pre-commit-hooks.yaml", ReadWholeFile(SourcePath(".pre-commit-hooks.yaml")));
   hooks.Write("pyproject.toml", ReadWholeFile(SourcePath("pyproject.toml")));
   hooks.Write(".gitignore", "/wheels/\n/.cache/\n");
-  auto wheel = RunProcess(SourcePath("scripts/build-wheel"), {GPULINT_BINARY, hooks.path() + "/wheels"});
+  auto wheel =
+      RunProcess(SourcePath("scripts/build-wheel"), {GPULINT_BINARY, hooks.path() + "/wheels"});
   INFO(wheel.out << wheel.err);
   REQUIRE(wheel.exit_code == 0);
   Git(hooks, {"init", "-q", "."});

@@ -48,7 +48,8 @@ TEST_CASE("the .deb holds the binary, man page and completions, and runs unpacke
   auto contents = RunProcess("dpkg-deb", {"--contents", deb});
   for (const char* path :
        {"./usr/bin/gpulint", "./usr/share/man/man1/gpulint.1",
-        "./usr/share/bash-completion/completions/gpulint", "./usr/share/zsh/site-functions/_gpulint",
+        "./usr/share/bash-completion/completions/gpulint",
+        "./usr/share/zsh/site-functions/_gpulint",
         "./usr/share/fish/vendor_completions.d/gpulint.fish"}) {
     INFO(path << "\n" << contents.out);
     CHECK(contents.out.find(std::string(path) + "\n") != std::string::npos);

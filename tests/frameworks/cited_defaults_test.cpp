@@ -3,7 +3,8 @@
 // [framework] (`repo`, `commit`); each default's `source` cites `path:line` (or
 // `path:first-last`) followed by the code there in backticks:
 //
-//   lora_dropout = { value = 0.0, source = "src/llamafactory/hparams/finetuning_args.py:73-74 `lora_dropout: float = field(` `default=0.0,`" }
+//   lora_dropout = { value = 0.0, source = "src/llamafactory/hparams/finetuning_args.py:73-74
+//                    `lora_dropout: float = field(` `default=0.0,`" }   (one line in the file)
 //
 // ../shared/frameworks holds the files where the frameworks define their defaults, copied at
 // the commits of its manifest.toml. For a map whose repository is there: the commit must be the
@@ -58,7 +59,8 @@ struct Citation {
 
 // `path:line[-line]` then backticked spans, up to the next citation.
 std::vector<Citation> ParseCitations(const std::string& source) {
-  static const std::regex kCite(R"(([A-Za-z0-9_./-]+\.(py|yaml|yml|sh|json|toml|cfg)):(\d+)(-(\d+))?)");
+  static const std::regex kCite(
+      R"(([A-Za-z0-9_./-]+\.(py|yaml|yml|sh|json|toml|cfg)):(\d+)(-(\d+))?)");
   std::vector<Citation> out;
   std::vector<std::pair<size_t, size_t>> spans;  // where each citation's text starts and ends
   for (auto it = std::sregex_iterator(source.begin(), source.end(), kCite);
@@ -141,7 +143,8 @@ TEST_CASE("citations parse: path, line range and the quoted code after each", "[
   CHECK(cites[0].first == 560);
   CHECK(cites[0].last == 566);
   CHECK(cites[0].quotes == std::vector<std::string>{"logits / temperature"});
-  CHECK(cites[1].quotes == std::vector<std::string>{"@torch.compile", "def log_softmax_and_gather("});
+  CHECK(cites[1].quotes ==
+        std::vector<std::string>{"@torch.compile", "def log_softmax_and_gather("});
   CHECK(ParseCitations("TrainingArguments.optim = adamw_torch").empty());
   CHECK(Collapse("  a =\n    field(\tdefault=0 ) ") == "a = field( default=0 )");
 }
