@@ -45,6 +45,9 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
     // beside the trainer's persistent state instead of on top of it.
     bool pool_fits_device = true;
     double engine_floor = 0;
+    // An engine that does not sleep (OpenRLHF without --vllm_enable_sleep) keeps its weights
+    // and KV cache while the trainer updates: the two add up instead of taking turns.
+    bool engine_held = false;
     for (int index : workloads) {
       load.workloads.push_back(index);
       const WorkloadEstimate& e = estimates[static_cast<size_t>(index)];
@@ -63,6 +66,7 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
         pool_fits_device = pool_fits_device && (level == Level::kLow ? b.pool_fits_device_low
                                                                      : b.pool_fits_device_high);
         engine_floor = std::max(engine_floor, b.engine_floor);
+        engine_held = engine_held || !w.Bool("engine_sleeps").value_or(true);
       } else {
         if (TotalAt(b, level) > phase_train) train_context = b.total - b.torch_reserved;
         phase_train = std::max(phase_train, TotalAt(b, level));
@@ -79,7 +83,7 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
     double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
     if (colocated && !offloaded && pool_fits_device && engine_floor > 0)
       rollout_phase = std::max(phase_rollout, persistent + engine_floor);
-    double turns = std::max(phase_train, rollout_phase);
+    double turns = std::max(engine_held ? phase_train + phase_rollout : phase_train, rollout_phase);
     if (shared_transient > 0)
       turns = std::max(turns, train_context + persistent + shared_transient);
     p.bytes += shared_held + turns;

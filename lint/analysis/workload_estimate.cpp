@@ -245,7 +245,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
           std::min(in.tokens_per_micro_batch, sequences_per_gpu * in.seq_len);
     }
   } else {
-    in.micro_batch = static_cast<int>(s.NumberOr("micro_batch", 1, "one sequence per GPU"));
+    // A reference or reward forward during experience making runs in the rollout's micro
+    // batches where the job sets them (OpenRLHF --micro_rollout_batch_size).
+    const auto experience_batch =
+        in.forward_only ? s.Number("rollout_micro_batch") : std::optional<double>();
+    in.micro_batch = static_cast<int>(
+        experience_batch ? *experience_batch : s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
   in.grad_accum = static_cast<int>(s.Number("grad_accum").value_or(1));
 
@@ -462,6 +467,8 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
 
   if (auto len = s.Number("max_model_len")) {
     in.max_model_len = *len;
+  } else if (auto total = s.Number("max_seq_len"); w.role == "rollout" && total) {
+    in.max_model_len = *total;  // the job's one total length sizes its engine (OpenRLHF max_len)
   } else if (w.role == "rollout" && s.Number("max_response_len")) {
     in.max_model_len = *s.Number("max_response_len") + s.Number("max_prompt_len").value_or(0);
   } else if (in.engine != est::Engine::kHf) {

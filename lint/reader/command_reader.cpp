@@ -69,6 +69,14 @@ bool MatchesWords(const std::vector<std::string>& pattern, const std::vector<std
   return true;
 }
 
+// A match's `requires_flag`: none listed, or one of them on the command line.
+bool AnyFlagPresent(const std::vector<std::string>& required, const std::set<std::string>& flags) {
+  if (required.empty()) return true;
+  for (const std::string& flag : required)
+    if (flags.count(flag)) return true;
+  return false;
+}
+
 }  // namespace
 
 class CommandReader::Impl {
@@ -638,7 +646,11 @@ class CommandReader::Impl {
         matched_title_ = match.title.empty() ? map.title : match.title;
         if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
           return &r_.maps_.Loaded(map);
-        if (!match.python_module.empty() && python && module == match.python_module) return &r_.maps_.Loaded(map);
+        // A module whose command line changed between versions (OpenRLHF's dotted flags) is
+        // told apart by the flags only one of its versions has.
+        if (!match.python_module.empty() && python && module == match.python_module &&
+            AnyFlagPresent(match.requires_flags, flags))
+          return &r_.maps_.Loaded(map);
         // "*" stands for any program a team wrote: a script, or a module run with -m by a
         // distributed launcher or carrying the flags the match requires (a bare `python -m`
         // is as often pip or http.server as a trainer).
@@ -651,10 +663,7 @@ class CommandReader::Impl {
              (!script.empty() && (Basename(script) == match.python_script ||
                                   script == match.python_script ||
                                   EndsWith(script, "/" + match.python_script))))) {
-          bool required = match.requires_flags.empty();
-          for (const std::string& flag : match.requires_flags)
-            required = required || flags.count(flag);
-          if (required) return &r_.maps_.Loaded(map);
+          if (AnyFlagPresent(match.requires_flags, flags)) return &r_.maps_.Loaded(map);
         }
         if (!match.python_call.empty() && source)
           for (const PyCall& call : source->module->calls)
@@ -789,6 +798,9 @@ class CommandReader::Impl {
     };
     for (const WorkloadSpec& spec : specs) {
       if (!spec.unless.empty() && is_true(spec.unless)) continue;
+      if (!spec.when.empty() &&
+          std::none_of(spec.when.begin(), spec.when.end(), is_true))
+        continue;
       Workload workload;
       workload.role = RoleOf(map, spec, program);
       workload.framework = map.name;

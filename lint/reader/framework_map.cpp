@@ -182,6 +182,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       workload.role = w["role"].value_or(std::string());
       workload.gpus = TomlStrings(w.get("gpus"));
       workload.unless = w["unless"].value_or(std::string());
+      workload.when = TomlStrings(w.get("when"));
       if (const toml::table* within = w["gpus_within"].as_table())
         for (const auto& [factor, when] : *within)
           workload.gpus_within[std::string(factor.str())] = when.value_or(std::string());

@@ -63,6 +63,10 @@ struct WorkloadSpec {
   /// A bool setting that makes this workload vanish when true ("colocate"), or when it is the
   /// value given ("ref_model=false": a reference policy loaded unless switched off).
   std::string unless;
+  /// Conditions of the same form of which one must hold for the workload to exist (OpenRLHF's
+  /// reference policy shares the actor's GPUs only under --colocate_all_models or
+  /// --colocate_actor_ref). Empty: it exists unless `unless` holds.
+  std::vector<std::string> when;
   bool primary = false;
   /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference
   /// policy next to each learner): it takes the primary's model, batch and sharding.

@@ -117,7 +117,9 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
     setting.value = TypedValue(spec.setting, spec.value);
     return built;
   }
-  if (auto it = spec.values.find(text); it != spec.values.end()) {
+  auto it = spec.values.find(text);
+  if (it == spec.values.end()) it = spec.values.find("*");  // any other value
+  if (it != spec.values.end()) {
     if (it->second.empty()) return std::nullopt;  // e.g. offload device "none"
     if (it->second != text) {
       setting.editable = false;

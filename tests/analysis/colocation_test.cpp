@@ -65,6 +65,21 @@ TEST_CASE("a colocated rollout engine alternates with the trainer, whose state s
   CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 75);
 }
 
+TEST_CASE("an engine that does not sleep holds its memory through the trainer's update",
+          "[analysis][colocation]") {
+  RunConfig config;
+  config.workloads = {On("train", 0), On("rollout", 0)};
+  std::vector<WorkloadEstimate> estimates = {Estimate(50, 48, 30), Estimate(45, 43, 0)};
+  Setting held;
+  held.value = Value::Bool(false);
+  config.workloads[1].settings["engine_sleeps"] = held;
+  // The update's 50 on top of the engine's 45, not max(50, 45 + 30).
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 95);
+  // Asleep (OpenRLHF --vllm_enable_sleep), the two take turns again.
+  config.workloads[1].settings["engine_sleeps"].value = Value::Bool(true);
+  CHECK(ComputeDeviceLoads(config, estimates)[0].bytes == 75);
+}
+
 TEST_CASE("a shared GPU's load has a low and a high end, from each workload's range",
           "[analysis][colocation]") {
   RunConfig config;

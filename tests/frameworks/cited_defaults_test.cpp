@@ -157,6 +157,10 @@ TEST_CASE("every framework default cites the framework's source, and the code is
     return;
   }
   const auto commits = ManifestCommits(shared / "manifest.toml");
+  // A map may state an older release of a framework whose command line changed (OpenRLHF 0.9's
+  // underscore flags); scripts/check-citations checks it at its own commit. Each such
+  // repository still needs a map at the snapshot's commit, checked here.
+  std::map<std::string, bool> at_snapshot;  // repo -> a map is at the snapshot's commit
   int checked_maps = 0, checked_citations = 0;
   for (const auto& entry : fs::directory_iterator(SourcePath("rules/frameworks"))) {
     if (entry.path().extension() != ".toml") continue;
@@ -167,9 +171,11 @@ TEST_CASE("every framework default cites the framework's source, and the code is
     if (slash == std::string::npos || !commits.count(repo)) continue;
     const fs::path snapshot = shared / (repo.substr(0, slash) + "__" + repo.substr(slash + 1));
     if (!fs::is_directory(snapshot)) continue;
-    ++checked_maps;
     INFO(entry.path().filename().string() << " (" << repo << ")");
-    CHECK(commit == commits.at(repo));
+    CHECK(commit.size() == 40);
+    at_snapshot[repo] = at_snapshot[repo] || commit == commits.at(repo);
+    if (commit != commits.at(repo)) continue;
+    ++checked_maps;
     for (const auto& [setting, source] : DefaultSources(map)) {
       INFO("default " << setting << ": " << source);
       const std::vector<Citation> cites = ParseCitations(source);
@@ -193,6 +199,10 @@ TEST_CASE("every framework default cites the framework's source, and the code is
         ++checked_citations;
       }
     }
+  }
+  for (const auto& [repo, checked] : at_snapshot) {
+    INFO(repo << " has no map at the commit of ../shared/frameworks/manifest.toml");
+    CHECK(checked);
   }
   CHECK(checked_maps >= 1);
   CHECK(checked_citations >= checked_maps);

@@ -81,9 +81,25 @@ TEST_CASE("fixtures: settings, values and where they are written", "[reader]") {
        {"micro_batch", "max_seq_len", "grad_ckpt", "model"},
        "micro_batch=4@7:35(l) max_seq_len=4096@8:21(l) grad_ckpt=false@10:41(l) "
        "model=Qwen/Qwen3-4B@9:28(l)"},
-      {"fixtures/scripts/frameworks/openrlhf_ppo.sh", 0, "train/openrlhf",
-       {"micro_batch", "zero_stage", "colocate", "rollout_tp"},
-       "micro_batch=8@12:29(l) zero_stage=3@16:17(l) colocate=true@9:4(l) rollout_tp=2@8:32(l)"},
+      // The underscore flags of OpenRLHF 0.9 and before, read with that release's defaults.
+      {"fixtures/scripts/frameworks/openrlhf_ppo.sh", 0, "train/openrlhf-0.9",
+       {"micro_batch", "zero_stage", "colocate", "rollout_tp", "max_response_len"},
+       "micro_batch=8@12:29(l) zero_stage=3@16:17(l) colocate=true@9:4(l) rollout_tp=2@8:32(l) "
+       "max_response_len=1024@15:23(l)"},
+      // The dotted flags of 0.10.2 on, most from a bash array (values there are the array's,
+      // "v"); the reference policy shares the actor's GPUs under --train.colocate_all and
+      // forwards in the rollout's micro-batches. Columns counted by hand.
+      {"fixtures/scripts/frameworks/openrlhf_dotted.sh", 0, "train/openrlhf",
+       {"model", "max_seq_len", "zero_stage", "offload_train", "actor_gpus_per_node"},
+       "model=Qwen/Qwen2.5-7B-Instruct@18:31(l) max_seq_len=4096@19:19(l) zero_stage=3@13:20(v) "
+       "offload_train=true@12:4(l) actor_gpus_per_node=4@6:30(v)"},
+      {"fixtures/scripts/frameworks/openrlhf_dotted.sh", 1, "rollout/openrlhf",
+       {"rollout_tp", "engine_sleeps", "gpu_memory_utilization", "colocate"},
+       "rollout_tp=1@8:32(v) engine_sleeps=true@10:4(l) gpu_memory_utilization=0.6@9:34(v) "
+       "colocate=true@11:4(l)"},
+      {"fixtures/scripts/frameworks/openrlhf_dotted.sh", 2, "reference/openrlhf",
+       {"rollout_micro_batch", "ref_model", "zero_stage"},
+       "rollout_micro_batch=4@21:31(l) ref_model=true(d) zero_stage=3@13:20(v)"},
       {"fixtures/scripts/frameworks/trl_sft.sh", 0, "train/trl",
        {"micro_batch", "lora_rank", "quant", "zero_stage"},
        "micro_batch=4@7:33(l) lora_rank=32@11:12(l) quant=nf4@12:3(l) zero_stage=2@5:15(c)"},
@@ -211,6 +227,53 @@ TEST_CASE("jobs started in different arms of one if or case never run together",
   CHECK(alternatives.config.workloads[1].concurrent_processes == std::vector<int>{2, 3});
   CHECK(alternatives.config.workloads[2].concurrent_processes == std::vector<int>{0, 1});
   CHECK(alternatives.config.workloads[3].concurrent_processes == std::vector<int>{0, 1});
+}
+
+TEST_CASE("OpenRLHF: each release's command line, its placement and its reference policy",
+          "[reader]") {
+  SourceMap sources;
+  auto roles = [](const ReadResult& r) {
+    std::string out;
+    for (const gpulint::Workload& w : r.config.workloads)
+      out += w.role + "/" + w.framework + ":" + std::to_string(w.gpus) + " ";
+    return out;
+  };
+  // Dotted flags (0.10.2 on): engines on GPUs of their own, no reference beside the actor.
+  ReadResult apart = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--actor.num_gpus_per_node 4 --vllm.num_engines 2 --vllm.tensor_parallel_size 2\n",
+      &sources);
+  CHECK(roles(apart) == "train/openrlhf:4 rollout/openrlhf:4 ");
+  REQUIRE(apart.config.workloads.size() == 2);
+  CHECK(apart.config.workloads[1].devices == std::vector<int>{4, 5, 6, 7});
+  // Colocated: the engines and the reference policy take the actor's GPUs.
+  ReadResult together = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all\n",
+      &sources);
+  CHECK(roles(together) == "train/openrlhf:4 rollout/openrlhf:4 reference/openrlhf:4 ");
+  for (const gpulint::Workload& w : together.config.workloads)
+    CHECK(w.devices == std::vector<int>{0, 1, 2, 3});
+  // A zero KL coefficient loads no reference policy (train_ppo_ray.py:93); any other does.
+  ReadResult no_kl = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--vllm.num_engines 8 --train.colocate_all --algo.kl.init_coef 0\n",
+      &sources);
+  CHECK(roles(no_kl) == "train/openrlhf:8 rollout/openrlhf:8 ");
+  ReadResult kl = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--vllm.num_engines 8 --train.colocate_actor_ref --algo.kl.init_coef 1e-3\n",
+      &sources);
+  CHECK(roles(kl) == "train/openrlhf:8 rollout/openrlhf:8 reference/openrlhf:8 ");
+  REQUIRE(kl.config.workloads.size() == 3);
+  CHECK(gpulint::testing::Dump(kl.config.workloads[2], {"ref_model"}) == "ref_model=true@1:148(l)");
+  // Underscore flags (0.9 and before) are that release's: its micro-batch default is 4.
+  ReadResult old = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --pretrain Qwen/Qwen3-4B --vllm_num_engines 0\n",
+      &sources);
+  CHECK(roles(old) == "train/openrlhf-0.9:8 ");
+  REQUIRE(old.config.workloads.size() == 1);
+  CHECK(gpulint::testing::Dump(old.config.workloads[0], {"micro_batch"}) == "micro_batch=4(d)");
 }
 
 TEST_CASE("SGLang's DP attention runs inside the TP group: tp GPUs, not tp x dp", "[reader]") {
