@@ -88,14 +88,18 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   p.limit_bytes = what_if.limit_bytes();
   if (!e.breakdown || !e.unknown_inputs.empty() || p.limit_bytes <= 0) {
     p.note = !e.breakdown ? (e.skipped.empty() ? "no estimate" : e.skipped)
-             : p.limit_bytes <= 0 ? "no GPU declared"
-                                  : "the estimate needs values the script leaves unknown";
+             : p.limit_bytes <= 0
+                 ? (e.usable_bytes > 0 ? "what else runs on its GPUs leaves it no memory"
+                                       : "no GPU declared")
+                 : "the estimate needs values the script leaves unknown";
     return p;
   }
   p.total_before_bytes = p.total_after_bytes = e.breakdown->total_high;
   if (what_if.Fits({})) {
+    // An engine that claims a fraction of the GPU is judged against its own budget.
+    const double allowed = e.ClaimsMemoryFraction() ? e.usable_bytes : p.limit_bytes;
     p.note = fmt::format("fits already ({:.1f} GiB of {:.1f} allowed)",
-                         est::BytesToGib(p.total_before_bytes), est::BytesToGib(p.limit_bytes));
+                         est::BytesToGib(p.total_before_bytes), est::BytesToGib(allowed));
     return p;
   }
 

@@ -42,7 +42,8 @@ bool CannotSearch(const WhatIf& what_if, Proposal* p) {
     return true;
   }
   if (what_if.limit_bytes() <= 0) {
-    p->note = "no GPU declared";
+    p->note = e.usable_bytes > 0 ? "what else runs on its GPUs leaves it no memory: try gpulint fix --fit"
+                                 : "no GPU declared";
     return true;
   }
   return false;
@@ -221,6 +222,13 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
                                                   : "max_seq_len";
   if (serving && e.engine_kind == est::Engine::kHf) {
     p.note = "a Hugging Face engine has no context setting gpulint can raise";
+    return p;
+  }
+  // An RL job's engines take their length from the job's own (OpenRLHF's max_len, verl's
+  // prompt + response): it moves with the training workload's context, not on its own.
+  if (serving && w.role == "rollout" && !w.Find("max_model_len") &&
+      (w.Find("max_seq_len") || w.Find("max_response_len"))) {
+    p.note = "its length is the job's sequence length: maximize the training workload's context";
     return p;
   }
   long limit = positions;

@@ -46,10 +46,20 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
       shares_device = shares_device ||
                       std::find(self.devices.begin(), self.devices.end(), d) != self.devices.end();
     if (!shares_device) continue;
-    // At their high ends, as the workload's own peak is judged.
+    // At their high ends, as the workload's own peak is judged (lint/analysis/colocation.cpp).
     const est::Breakdown& b = *e.breakdown;
-    if (same_process) others += b.total_high - (b.total - b.torch_reserved);  // one context
-    else if (beside) others += b.total_high;
+    const double reserved_high = b.total_high - (b.total - b.torch_reserved);  // one context
+    // A colocated engine that does not sleep holds its memory through the update.
+    const Workload& engine = other.role == "rollout" ? other : self;
+    const bool engine_held = other.process == self.process && !other.shares_process_gpus &&
+                             !self.shares_process_gpus && engine.role == "rollout" &&
+                             !engine.Bool("engine_sleeps").value_or(true);
+    // A model in the same process holds its weights at this workload's peak; its own forward
+    // runs between this workload's steps, not at their peak. One whose held part is not
+    // known (an inference estimate) counts whole.
+    if (same_process)
+      others += e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
+    else if (beside || engine_held) others += b.total_high;
   }
   limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);
 }

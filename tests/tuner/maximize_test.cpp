@@ -170,3 +170,36 @@ TEST_CASE("a second run proposes nothing", "[tuner]") {
   CHECK(again.changes.empty());
   CHECK(again.note.find("already the largest") != std::string::npos);
 }
+
+TEST_CASE("a colocated RL job: the reference holds its weights, a waking engine all it claims",
+          "[tuner]") {
+  const std::string job =
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen2.5-7B-Instruct "
+      "--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all --ds.zero_stage 3 "
+      "--data.max_len 2048 --train.micro_batch_size 1 --rollout.micro_batch_size 4 "
+      "--vllm.gpu_memory_utilization 0.4 --actor.gradient_checkpointing_enable";
+  auto sleeping = AnalyzeText(job + " --vllm.enable_sleep\n");
+  const auto& estimates = sleeping->analysis.estimates;
+  REQUIRE(estimates.size() == 3);  // train, rollout, reference
+  REQUIRE(estimates[2].breakdown);
+  const double budget = estimates[0].usable_bytes * (1 - kDefaultHeadroom);
+  // The reference's forward runs between the actor's steps: only its weights are beside the
+  // actor's peak, not its 20-odd GiB of logits.
+  CHECK(WhatIf(sleeping->analysis, 0, kDefaultHeadroom).limit_bytes() ==
+        Approx(budget - estimates[2].persistent_bytes));
+  CHECK(estimates[2].breakdown->total_high - estimates[2].persistent_bytes > 10e9);
+  // Awake through the update, the engine's whole claim is beside it too.
+  auto awake = AnalyzeText(job + "\n");
+  CHECK(WhatIf(awake->analysis, 0, kDefaultHeadroom).limit_bytes() ==
+        Approx(budget - awake->analysis.estimates[2].persistent_bytes -
+               awake->analysis.estimates[1].breakdown->total_high));
+  // DeepSpeed asserts OpenRLHF's global batch 128 (its default) = micro x 4 ranks x steps.
+  long m = After(MaximizeBatch(sleeping->analysis, 0, TunerOptions{}), "micro_batch");
+  REQUIRE(m > 1);
+  CHECK(32 % m == 0);
+  // The engines' length is --data.max_len: it moves with the actor's context, not alone.
+  Proposal context = MaximizeContext(sleeping->analysis, 1, TunerOptions{});
+  CHECK(context.changes.empty());
+  CHECK(context.note.find("job's sequence length") != std::string::npos);
+}
