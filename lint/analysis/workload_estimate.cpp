@@ -299,6 +299,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       if (auto per_node = s.Number("gpus_per_node")) in.shard_group = static_cast<int>(*per_node);
     }
   }
+  // Sharded states divide by the GPU count; a count the script leaves unresolved (verl's
+  // trainer.n_gpus_per_node=$SLURM_GPUS_PER_NODE) is not one GPU.
+  if (w.gpus <= 0 && in.sharding != est::Sharding::kNone) {
+    out->unknown_inputs.emplace_back("gpus");
+    out->assumptions.push_back("the GPU count is not known: sharded states are not divided");
+  }
   // Offload between an RL job's phases (verl's FSDP actor offload) frees the GPU while the
   // engine generates and loads everything back for the update: the step's peak is the same.
   const bool phase_offload = s.String("offload_timing").value_or("step") == "phase";
@@ -325,13 +331,24 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.frozen_weights_get_grads = s.BoolOr("fsdp_frozen_grads", false);
   }
 
-  if (s.BoolOr("grad_ckpt", false)) in.recompute = est::Recompute::kFull;
+  // A Megatron-core model recomputes activations by its recompute granularity only; a Hugging
+  // Face checkpointing switch beside it (verl's model.enable_gradient_checkpointing under the
+  // Megatron actor) reaches no code (verl.toml's grad_ckpt default cites where).
+  if (style == "megatron" && w.Find("grad_ckpt")) {
+    if (s.BoolOr("grad_ckpt", false))
+      out->assumptions.push_back(
+          "grad_ckpt is not read by a Megatron-core model: its recompute setting decides");
+  } else if (s.BoolOr("grad_ckpt", false)) {
+    in.recompute = est::Recompute::kFull;
+  }
   if (auto recompute = s.String("recompute")) {
     if (*recompute == "full") in.recompute = est::Recompute::kFull;
     if (*recompute == "selective") in.recompute = est::Recompute::kSelective;
   }
   if (!w.Find("grad_ckpt") && !w.Find("recompute"))
     s.Assume("grad_ckpt", "false", "activations are kept unless checkpointing is on");
+  else if (style == "megatron" && !w.Find("recompute"))
+    s.Assume("recompute", "none", "Megatron recomputes nothing unless recompute_granularity is set");
   in.sequence_parallel = s.BoolOr("sp", false);
   if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;

@@ -284,3 +284,46 @@ TEST_CASE("unpadded sequences fill a token budget only when they are long: that 
   CHECK(stated.undecided.empty());
   CHECK(stated.breakdown->activations < estimate.breakdown->activations / 4);
 }
+
+TEST_CASE("sharded states over a GPU count the script leaves unresolved are not judged",
+          "[analysis]") {
+  Catalog catalog;
+  SourceMap sources;
+  auto read = testing::ReadText(
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen3-8B "
+      "trainer.n_gpus_per_node=$SLURM_GPUS_PER_NODE trainer.nnodes=1\n",
+      &sources);
+  REQUIRE(!read.config.workloads.empty());
+  REQUIRE(read.config.workloads[0].gpus == 0);
+  auto estimate =
+      EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "H100-80GB"));
+  // FSDP would divide the states by a count gpulint does not know: one GPU is not a guess.
+  CHECK(std::find(estimate.unknown_inputs.begin(), estimate.unknown_inputs.end(), "gpus") !=
+        estimate.unknown_inputs.end());
+}
+
+TEST_CASE("a Megatron-core actor recomputes by its granularity, not a Hugging Face switch",
+          "[analysis]") {
+  Catalog catalog;
+  auto activations_gib = [&](const std::string& extra) {
+    SourceMap sources;
+    auto read = testing::ReadText(
+        "python3 -m verl.trainer.main_ppo --config-name ppo_megatron_trainer "
+        "actor_rollout_ref.model.path=Qwen/Qwen3-8B trainer.n_gpus_per_node=8 trainer.nnodes=1 "
+        "data.max_prompt_length=1024 data.max_response_length=4096 "
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 " + extra + "\n",
+        &sources);
+    REQUIRE(!read.config.workloads.empty());
+    auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
+                                     Context(catalog, "H100-80GB"));
+    REQUIRE(estimate.breakdown);
+    return est::BytesToGib(estimate.breakdown->activations);
+  };
+  // verl's Megatron workers never read model.enable_gradient_checkpointing (verl.toml cites it).
+  const double plain = activations_gib("");
+  CHECK(activations_gib("actor_rollout_ref.model.enable_gradient_checkpointing=True") ==
+        Approx(plain));
+  // Its recompute does: full recompute keeps far fewer activations.
+  CHECK(activations_gib("+actor_rollout_ref.actor.megatron.override_transformer_config."
+                        "recompute_granularity=full") < plain / 2);
+}
