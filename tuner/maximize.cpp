@@ -42,8 +42,9 @@ bool CannotSearch(const WhatIf& what_if, Proposal* p) {
     return true;
   }
   if (what_if.limit_bytes() <= 0) {
-    p->note = e.usable_bytes > 0 ? "what else runs on its GPUs leaves it no memory: try gpulint fix --fit"
-                                 : "no GPU declared";
+    p->note = e.usable_bytes > 0
+                  ? "what else runs on its GPUs leaves it no memory: try gpulint fix --fit"
+                  : "no GPU declared";
     return true;
   }
   return false;

@@ -58,7 +58,8 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
     // runs between this workload's steps, not at their peak. One whose held part is not
     // known (an inference estimate) counts whole.
     if (same_process)
-      others += e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
+      others +=
+          e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
     else if (beside || engine_held) others += b.total_high;
   }
   limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);

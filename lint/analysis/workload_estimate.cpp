@@ -249,8 +249,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     // batches where the job sets them (OpenRLHF --micro_rollout_batch_size).
     const auto experience_batch =
         in.forward_only ? s.Number("rollout_micro_batch") : std::optional<double>();
-    in.micro_batch = static_cast<int>(
-        experience_batch ? *experience_batch : s.NumberOr("micro_batch", 1, "one sequence per GPU"));
+    in.micro_batch = static_cast<int>(experience_batch
+                                          ? *experience_batch
+                                          : s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
   in.grad_accum = static_cast<int>(s.Number("grad_accum").value_or(1));
 
@@ -348,7 +349,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   if (!w.Find("grad_ckpt") && !w.Find("recompute"))
     s.Assume("grad_ckpt", "false", "activations are kept unless checkpointing is on");
   else if (style == "megatron" && !w.Find("recompute"))
-    s.Assume("recompute", "none", "Megatron recomputes nothing unless recompute_granularity is set");
+    s.Assume("recompute", "none",
+             "Megatron recomputes nothing unless recompute_granularity is set");
   in.sequence_parallel = s.BoolOr("sp", false);
   if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;
