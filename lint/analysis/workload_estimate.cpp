@@ -335,12 +335,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // A Megatron-core model recomputes activations by its recompute granularity only; a Hugging
   // Face checkpointing switch beside it (verl's model.enable_gradient_checkpointing under the
   // Megatron actor) reaches no code (verl.toml's grad_ckpt default cites where).
-  if (style == "megatron" && w.Find("grad_ckpt")) {
-    if (s.BoolOr("grad_ckpt", false))
+  if (s.BoolOr("grad_ckpt", false)) {
+    if (style != "megatron")
+      in.recompute = est::Recompute::kFull;
+    else
       out->assumptions.push_back(
           "grad_ckpt is not read by a Megatron-core model: its recompute setting decides");
-  } else if (s.BoolOr("grad_ckpt", false)) {
-    in.recompute = est::Recompute::kFull;
   }
   if (auto recompute = s.String("recompute")) {
     if (*recompute == "full") in.recompute = est::Recompute::kFull;

@@ -65,7 +65,8 @@ struct WorkloadSpec {
   std::string unless;
   /// Conditions of the same form of which one must hold for the workload to exist (OpenRLHF's
   /// reference policy shares the actor's GPUs only under --colocate_all_models or
-  /// --colocate_actor_ref). Empty: it exists unless `unless` holds.
+  /// --colocate_actor_ref). Empty: it exists unless `unless` holds. Both read what the command
+  /// line sets, not the map's defaults.
   std::vector<std::string> when;
   bool primary = false;
   /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference

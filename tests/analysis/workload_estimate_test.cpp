@@ -21,6 +21,15 @@ EstimateContext Context(const Catalog& catalog, const std::string& gpu) {
   return context;
 }
 
+// The first workload of `script`, estimated on `gpu`.
+WorkloadEstimate EstimateFirst(const Catalog& catalog, const std::string& script,
+                               const std::string& gpu = "H100-80GB") {
+  SourceMap sources;
+  auto read = testing::ReadText(script, &sources);
+  REQUIRE(!read.config.workloads.empty());
+  return EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, gpu));
+}
+
 }  // namespace
 
 TEST_CASE("a 30B MoE stores every expert: ~57 GiB of bf16 weights, not 6", "[analysis]") {
@@ -153,16 +162,13 @@ namespace {
 // batch.
 WorkloadEstimate VerlFourteenB(const Catalog& catalog, const std::string& extra,
                                const std::string& leading = "") {
-  SourceMap sources;
-  auto read = testing::ReadText(
-      leading + "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
-      "data.max_prompt_length=1024 data.max_response_length=1024 "
-      "actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
-      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 "
-      "trainer.n_gpus_per_node=4 " + extra + "\n",
-      &sources);
-  REQUIRE(!read.config.workloads.empty());
-  return EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "H800-80GB"));
+  return EstimateFirst(catalog,
+                       leading + "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
+                       "data.max_prompt_length=1024 data.max_response_length=1024 "
+                       "actor_rollout_ref.model.path=Qwen/Qwen2.5-Coder-14B-Instruct "
+                       "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16 "
+                       "trainer.n_gpus_per_node=4 " + extra + "\n",
+                       "H800-80GB");
 }
 
 }  // namespace
@@ -222,16 +228,12 @@ TEST_CASE("Megatron's distributed optimizer shards over data x context parallel 
   // context-parallel ranks share the optimizer (intra_dp_cp_group): 9.4B / 2 (TP) / 2 (CP).
   Catalog catalog;
   auto optimizer_gib = [&](const std::string& cp) {
-    SourceMap sources;
-    auto read = testing::ReadText(
+    auto estimate = EstimateFirst(
+        catalog,
         "python3 train.py --hf-checkpoint THUDM/GLM-Z1-9B-0414 --actor-num-nodes 1 "
         "--actor-num-gpus-per-node 4 --rollout-num-gpus 4 --tensor-model-parallel-size 2 "
         "--context-parallel-size " + cp + " --rollout-max-response-len 8192 "
-        "--use-dynamic-batch-size --max-tokens-per-gpu 4608\n",
-        &sources);
-    REQUIRE(!read.config.workloads.empty());
-    auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
-                                     Context(catalog, "H100-80GB"));
+        "--use-dynamic-batch-size --max-tokens-per-gpu 4608\n");
     REQUIRE(estimate.breakdown);
     return est::BytesToGib(estimate.breakdown->optimizer);
   };
@@ -288,15 +290,10 @@ TEST_CASE("unpadded sequences fill a token budget only when they are long: that 
 TEST_CASE("sharded states over a GPU count the script leaves unresolved are not judged",
           "[analysis]") {
   Catalog catalog;
-  SourceMap sources;
-  auto read = testing::ReadText(
+  auto estimate = EstimateFirst(
+      catalog,
       "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen3-8B "
-      "trainer.n_gpus_per_node=$SLURM_GPUS_PER_NODE trainer.nnodes=1\n",
-      &sources);
-  REQUIRE(!read.config.workloads.empty());
-  REQUIRE(read.config.workloads[0].gpus == 0);
-  auto estimate =
-      EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, "H100-80GB"));
+      "trainer.n_gpus_per_node=$SLURM_GPUS_PER_NODE trainer.nnodes=1\n");
   // FSDP would divide the states by a count gpulint does not know: one GPU is not a guess.
   CHECK(std::find(estimate.unknown_inputs.begin(), estimate.unknown_inputs.end(), "gpus") !=
         estimate.unknown_inputs.end());
@@ -306,16 +303,12 @@ TEST_CASE("a Megatron-core actor recomputes by its granularity, not a Hugging Fa
           "[analysis]") {
   Catalog catalog;
   auto activations_gib = [&](const std::string& extra) {
-    SourceMap sources;
-    auto read = testing::ReadText(
+    auto estimate = EstimateFirst(
+        catalog,
         "python3 -m verl.trainer.main_ppo --config-name ppo_megatron_trainer "
         "actor_rollout_ref.model.path=Qwen/Qwen3-8B trainer.n_gpus_per_node=8 trainer.nnodes=1 "
         "data.max_prompt_length=1024 data.max_response_length=4096 "
-        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 " + extra + "\n",
-        &sources);
-    REQUIRE(!read.config.workloads.empty());
-    auto estimate = EstimateWorkload(read.config.workloads[0], read.config,
-                                     Context(catalog, "H100-80GB"));
+        "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 " + extra + "\n");
     REQUIRE(estimate.breakdown);
     return est::BytesToGib(estimate.breakdown->activations);
   };
