@@ -10,7 +10,6 @@
 
 #include "estimator/engine_version.h"
 #include "lint/catalog/model_config.h"
-#include "lint/reader/version_pins.h"
 #include "lint/util/read_file.h"
 #include "lint/util/search_ceiling.h"
 
@@ -148,7 +147,7 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
         (key == "severity" ? config->severity : config->env)[std::string(name.str())] = *text;
       }
     } else if (key == "versions") {
-      // [versions] vllm = "0.6.3": the engine releases the team runs.
+      // [versions] vllm = "0.6.3", trl = "0.23": the engine and framework releases the team runs.
       const toml::table* values = node.as_table();
       if (!values) {
         *error = fmt::format("'versions' must be a table: {}", Where(path, node));
@@ -157,12 +156,6 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
       for (const auto& [name, value] : *values) {
         auto text = value.value<std::string>();
         est::VersionRange range;
-        if (!IsVersionedEngine(std::string(name.str()))) {
-          config->warnings.push_back(fmt::format(
-              "'versions.{}' has no effect: gpulint models the versions of vllm and sglang: {}",
-              name.str(), Where(path, value)));
-          continue;
-        }
         if (!text || !est::ParseVersionRange(*text, &range)) {
           *error = fmt::format("'versions.{}' must be a version such as \"0.6.3\" or a pin such "
                                "as \">=0.8.5,<0.9\": {}",
@@ -170,6 +163,7 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
           return false;
         }
         config->versions[std::string(name.str())] = *text;
+        config->versions_where[std::string(name.str())] = Where(path, value);
       }
     } else if (key == "model") {
       // Parsed below from the whole text, with the catalog's reader.

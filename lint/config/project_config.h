@@ -33,7 +33,10 @@ struct ProjectConfig {
   std::vector<std::string> framework_maps;   ///< extra flag maps, absolute paths
   std::map<std::string, std::string> severity;  ///< rule id -> error|warning|info
   std::map<std::string, std::string> env;    ///< [env]: values of environment variables
-  std::map<std::string, std::string> versions;  ///< [versions]: engine -> pin ("vllm": "0.6.3")
+  /// [versions]: package -> pin ("vllm": "0.6.3", "trl": "0.23"), and where each is written.
+  /// Which packages gpulint models is the flag maps' business: lint/workspace warns of others.
+  std::map<std::string, std::string> versions;
+  std::map<std::string, std::string> versions_where;
   std::vector<ModelEntry> models;            ///< [[model]]
   std::vector<std::string> warnings;         ///< keys that have no effect (unknown keys)
 };

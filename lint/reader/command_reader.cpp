@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "estimator/engine_version.h"
 #include "lint/core/setting_types.h"
 #include "lint/reader/config_file.h"
 #include "lint/reader/parse_cache.h"
@@ -642,6 +643,7 @@ class CommandReader::Impl {
                                      const PythonSource* source) {
     for (const FrameworkMap& map : r_.maps_.maps()) {
       if (map.kind != "framework" && map.kind != "generic" && map.kind != "unmodelled") continue;
+      if (!ModelsPinnedRelease(map)) continue;
       for (const MatchSpec& match : map.matches) {
         matched_title_ = match.title.empty() ? map.title : match.title;
         if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
@@ -674,6 +676,18 @@ class CommandReader::Impl {
       }
     }
     return nullptr;
+  }
+
+  // False when the project pins the map's package to releases the map does not model.
+  bool ModelsPinnedRelease(const FrameworkMap& map) const {
+    if (map.versions.empty()) return true;
+    auto pin = r_.options_.package_versions.find(map.package);
+    if (pin == r_.options_.package_versions.end()) return true;
+    est::VersionRange pinned, modelled;
+    if (!est::ParseVersionRange(pin->second, &pinned) ||
+        !est::ParseVersionRange(map.versions, &modelled))
+      return true;
+    return !(pinned.high < modelled.low) && !(modelled.high < pinned.low);
   }
 
   void ParseArguments(const FrameworkMap& map, size_t i, std::vector<Pending>* pending) {
@@ -801,6 +815,7 @@ class CommandReader::Impl {
       if (!spec.when.empty() &&
           std::none_of(spec.when.begin(), spec.when.end(), is_true))
         continue;
+      if (!std::all_of(spec.when_all.begin(), spec.when_all.end(), is_true)) continue;
       Workload workload;
       workload.role = RoleOf(map, spec, program);
       workload.framework = map.name;

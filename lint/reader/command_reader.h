@@ -49,6 +49,9 @@ struct CommandReaderOptions {
   std::function<bool(const std::string& path, std::string* text)> read_file;
   std::string script_dir;
   ParseCache* parse_cache = nullptr;  ///< shares the Python files scripts run; may be null
+  /// Framework package -> the releases the project pins ("trl" -> ">=0.19,<0.20"): a map whose
+  /// `versions` these do not reach is passed over.
+  std::map<std::string, std::string> package_versions;
 };
 
 class CommandReader {

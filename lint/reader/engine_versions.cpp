@@ -64,7 +64,7 @@ void ResolveEngineVersion(const std::map<std::string, std::string>& directives,
   std::vector<std::string> specs;
   SourceSpan first;
   for (const ScriptPin& p : script_pins)
-    if (p.pin.engine == engine) {
+    if (p.pin.package == engine) {
       if (specs.empty()) first = p.span;
       specs.push_back(p.pin.spec);
     }
@@ -80,6 +80,29 @@ void ResolveEngineVersion(const std::map<std::string, std::string>& directives,
     workload->settings["engine_version"] =
         VersionSetting(it->second.spec, Origin::kConfigFile, it->second.where, SourceSpan{});
   }
+}
+
+std::map<std::string, std::string> PackageVersions(
+    const std::vector<std::string>& packages, const std::map<std::string, std::string>& directives,
+    const std::vector<ScriptPin>& script_pins, const std::map<std::string, PinnedVersion>& pinned) {
+  std::map<std::string, std::string> versions;
+  for (const std::string& package : packages) {
+    std::string joined;
+    if (auto it = directives.find(package); it != directives.end()) {
+      if (JoinPins({it->second}, &joined)) versions[package] = joined;
+      continue;
+    }
+    std::vector<std::string> specs;
+    for (const ScriptPin& p : script_pins)
+      if (p.pin.package == package) specs.push_back(p.pin.spec);
+    if (JoinPins(specs, &joined)) {
+      versions[package] = joined;
+      continue;
+    }
+    if (auto it = pinned.find(package); it != pinned.end() && JoinPins({it->second.spec}, &joined))
+      versions[package] = joined;
+  }
+  return versions;
 }
 
 }  // namespace gpulint

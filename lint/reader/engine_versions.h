@@ -40,4 +40,12 @@ void ResolveEngineVersion(const std::map<std::string, std::string>& directives,
                           const std::map<std::string, PinnedVersion>& pinned,
                           Workload* workload);
 
+/// The releases of the frameworks' `packages` ("trl") that the project pins, each from the
+/// first of: a `# gpulint: trl=0.23` directive, the script's own pins, `pinned` (gpulint.toml,
+/// the repository's files). A package nothing pins, or whose pins do not read, is absent: the
+/// maps are then tried newest first (lint/reader/framework_map.h).
+std::map<std::string, std::string> PackageVersions(
+    const std::vector<std::string>& packages, const std::map<std::string, std::string>& directives,
+    const std::vector<ScriptPin>& script_pins, const std::map<std::string, PinnedVersion>& pinned);
+
 }  // namespace gpulint

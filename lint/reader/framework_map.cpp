@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "estimator/engine_version.h"
 #include "lint/data/embedded_data.h"
 #include "lint/reader/map_condition.h"
 #include "lint/util/read_file.h"
@@ -126,6 +127,16 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->title = (*header)["title"].value_or(map->name);
   map->kind = (*header)["kind"].value_or(std::string("framework"));
   map->version = (*header)["version"].value_or(std::string());
+  map->package = (*header)["package"].value_or(std::string());
+  map->versions = (*header)["versions"].value_or(std::string());
+  est::VersionRange range;
+  if (!map->versions.empty() &&
+      (map->package.empty() || !est::ParseVersionRange(map->versions, &range))) {
+    *error = fmt::format(
+        "[framework] versions = '{}' needs a package and a pin such as \">=1.0\": {}",
+        map->versions, where);
+    return false;
+  }
   map->source = (*header)["source"].value_or(std::string());
   map->priority = static_cast<int>((*header)["priority"].value_or(int64_t{50}));
   map->positional = TomlStrings(header->get("positional"));
@@ -133,6 +144,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   map->program_separators = TomlStrings(header->get("program_separators"));
   map->distributed = (*header)["distributed"].value_or(false);
   map->inherits = TomlStrings(header->get("inherits"));
+  map->kwargs_as_keys = (*header)["kwargs_as_keys"].value_or(false);
   map->unknown_when_unread = TomlStrings(header->get("unknown_when_unread"));
   map->builtins_for = TomlStrings(header->get("builtins_for"));
   if (const toml::array* builtins = root["builtin"].as_array()) {
@@ -183,6 +195,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       workload.gpus = TomlStrings(w.get("gpus"));
       workload.unless = w["unless"].value_or(std::string());
       workload.when = TomlStrings(w.get("when"));
+      workload.when_all = TomlStrings(w.get("when_all"));
       if (const toml::table* within = w["gpus_within"].as_table())
         for (const auto& [factor, when] : *within)
           workload.gpus_within[std::string(factor.str())] = when.value_or(std::string());
@@ -215,6 +228,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.source = (*table)["source"].value_or(std::string());
         spec.workloads = TomlStrings(table->get("workload"));
         spec.when = (*table)["when"].value_or(std::string());
+        spec.none = (*table)["none"].value_or(false);
         if (std::string why; !ValidCondition(spec.when, &why)) {
           *error =
               fmt::format("default {}: condition '{}' {}: {}", spec.setting, spec.when, why, where);
@@ -384,6 +398,8 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
       if (!known) heir->readings.push_back(spec);
     }
   }
+  if (heir->kwargs_as_keys)
+    for (const auto& [kwarg, spec] : heir->kwargs) heir->keys.emplace(kwarg, spec);
 }
 
 void FrameworkMaps::ResolveInheritance() {
@@ -414,6 +430,15 @@ bool FrameworkMaps::AddFile(const std::string& path, std::string* error) {
   if (!AddText(text, path, error)) return false;
   ResolveInheritance();
   return true;
+}
+
+std::vector<std::string> FrameworkMaps::Packages() const {
+  std::vector<std::string> packages;
+  for (const FrameworkMap& map : maps_)
+    if (!map.package.empty() &&
+        std::find(packages.begin(), packages.end(), map.package) == packages.end())
+      packages.push_back(map.package);
+  return packages;
 }
 
 const FrameworkMap* FrameworkMaps::Find(const std::string& name) const {

@@ -68,6 +68,9 @@ struct WorkloadSpec {
   /// --colocate_actor_ref). Empty: it exists unless `unless` holds. Both read what the command
   /// line sets, not the map's defaults.
   std::vector<std::string> when;
+  /// Conditions that must all hold (TRL before 1.0 runs a vLLM engine in the trainer's
+  /// processes only under use_vllm and vllm_mode=colocate). Read as `when` is.
+  std::vector<std::string> when_all;
   bool primary = false;
   /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference
   /// policy next to each learner): it takes the primary's model, batch and sharding.
@@ -89,6 +92,9 @@ struct DefaultSpec {
   std::vector<std::string> workloads;
   std::string when;                        ///< a condition (lint/reader/map_condition.h)
   std::vector<DefaultVariant> variants;    ///< the first that holds wins over `value`
+  /// `none = true`: the framework has no default for it here, though a map this one inherits
+  /// does (TRL's GRPOConfig has no max_length, its SFTConfig does); nothing is assumed.
+  bool none = false;
 };
 
 /// A change the framework refuses without another (verl's Ulysses sequence parallelism needs
@@ -126,7 +132,14 @@ struct FrameworkMap {
   /// framework | launcher | wrapper | config | generic | unmodelled (recognized, not modelled:
   /// its commands and configs get a notice instead of a guessed workload)
   std::string kind = "framework";
-  std::string version;
+  std::string version;                     ///< the release the map was read from ("1.9")
+  /// The pip package of the framework ("trl") and the releases this map models, as a pin
+  /// (">=1.0"). Where a project pins the package (a `# gpulint: trl=0.23` directive, the
+  /// script's `pip install`, gpulint.toml's [versions], requirements files), a map whose
+  /// releases the pin does not reach is not matched: an older map of the same package is.
+  /// Unpinned, the maps are tried in priority order, the newest release first.
+  std::string package;
+  std::string versions;
   std::string source;
   std::string path;                        ///< the TOML file (for errors)
   int priority = 50;                       ///< lower is tried first; generic maps last
@@ -146,6 +159,9 @@ struct FrameworkMap {
   bool distributed = false;                ///< launcher: starts one process per GPU
   // Roles a generic entry point gets from words in its script name.
   std::map<std::string, std::vector<std::string>> role_words;
+  /// The config file a command names (`trl grpo --config grpo.yaml`: HfArgumentParser's
+  /// dataclass fields) takes the map's keyword arguments, inherited ones included, as keys.
+  bool kwargs_as_keys = false;
   /// Maps whose flags, keys, kwargs, defaults, [[requires]] and [[reading]] apply too.
   std::vector<std::string> inherits;
   /// Config maps: the settings a file of this kind may set, unknown when a command names one
@@ -179,6 +195,8 @@ class FrameworkMaps {
   const FrameworkMap& Loaded(const FrameworkMap& map) const;
   /// By name, loaded; nullptr when there is none.
   const FrameworkMap* Find(const std::string& name) const;
+  /// The pip packages the maps name (`package`), for reading pins of them.
+  std::vector<std::string> Packages() const;
   /// The config `config_map` ships as `name`, from the maps of kind "builtins" that hold it;
   /// nullptr when none does.
   const BuiltinConfig* FindBuiltin(const std::string& config_map, const std::string& name) const;

@@ -83,7 +83,7 @@ void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
                             const std::optional<GpuFacts>& gpu, Workload* workload,
                             bool named_roles_only) {
   for (const DefaultSpec& spec : map.defaults) {
-    if (workload->Find(spec.setting)) continue;
+    if (spec.none || workload->Find(spec.setting)) continue;
     if (named_roles_only && spec.workloads.empty()) continue;
     if (!spec.workloads.empty() &&
         std::find(spec.workloads.begin(), spec.workloads.end(), workload->role) ==
@@ -226,15 +226,18 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   if (config.cluster.gpus_per_node && config.cluster.gpus_per_node->value.is_number())
     gpus_per_node = static_cast<int>(config.cluster.gpus_per_node->value.number);
 
-  // The engine versions the script pins itself (pip install, image tags).
+  // The engine and framework versions the script pins itself (pip install, image tags).
   std::vector<ScriptPin> script_pins;
-  for (const VersionPin& pin : FindVersionPins(text))
+  const std::vector<std::string> packages = maps.Packages();
+  for (const VersionPin& pin : FindVersionPins(text, packages))
     script_pins.push_back({pin, sources->Span(file, pin.offset, pin.spec.size())});
 
   CommandReaderOptions reader_options;
   reader_options.read_file = options.read_file;
   reader_options.script_dir = script_dir;
   reader_options.parse_cache = options.parse_cache;
+  reader_options.package_versions =
+      PackageVersions(packages, config.directives, script_pins, options.pinned_versions);
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.

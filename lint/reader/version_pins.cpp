@@ -51,14 +51,18 @@ bool IsVersionedEngine(const std::string& engine) {
   return false;
 }
 
-std::vector<VersionPin> FindVersionPins(const std::string& text) {
+std::vector<VersionPin> FindVersionPins(const std::string& text,
+                                        const std::vector<std::string>& packages) {
+  std::vector<EngineNames> names_of(std::begin(kEngines), std::end(kEngines));
+  for (const std::string& package : packages)
+    if (!IsVersionedEngine(package) && !package.empty()) names_of.push_back({package, ""});
   std::vector<VersionPin> pins;
-  for (const EngineNames& names : kEngines) {
+  for (const EngineNames& names : names_of) {
     // The images: "vllm/vllm-openai:TAG", "lmsysorg/sglang:TAG".
-    for (size_t at = text.find(names.image); at != std::string::npos;
-         at = text.find(names.image, at + 1)) {
+    for (size_t at = names.image.empty() ? std::string::npos : text.find(names.image);
+         at != std::string::npos; at = text.find(names.image, at + 1)) {
       VersionPin pin;
-      pin.engine = std::string(names.package);
+      pin.package = std::string(names.package);
       if (!InComment(text, at) && ImageTag(text, at + names.image.size(), &pin))
         pins.push_back(pin);
     }
@@ -68,7 +72,7 @@ std::vector<VersionPin> FindVersionPins(const std::string& text) {
       size_t end = at + engine.size();
       if (InComment(text, at)) continue;
       VersionPin pin;
-      pin.engine = std::string(engine);
+      pin.package = std::string(engine);
       // A tag that lists its components: "app-verl0.5-vllm0.9.1-mcore0.12.2".
       if (at > 0 && text[at - 1] == '-' && end < text.size() &&
           std::isdigit(static_cast<unsigned char>(text[end]))) {

@@ -16,7 +16,8 @@ namespace {
 constexpr size_t kMaxPinFileBytes = size_t{1} << 20;
 constexpr int kMaxPinFilesPerFolder = 32;
 
-std::vector<RepositoryPin> PinsOfFolder(const fs::path& dir) {
+std::vector<RepositoryPin> PinsOfFolder(const fs::path& dir,
+                                        const std::vector<std::string>& packages) {
   std::vector<RepositoryPin> pins;
   std::vector<fs::path> files;
   std::error_code ec;
@@ -29,11 +30,11 @@ std::vector<RepositoryPin> PinsOfFolder(const fs::path& dir) {
   for (const fs::path& file : files) {
     std::string text;
     if (ReadRegularFile(file.string(), &text, kMaxPinFileBytes) != ReadStatus::kOk) continue;
-    for (const VersionPin& pin : FindVersionPins(text)) {
+    for (const VersionPin& pin : FindVersionPins(text, packages)) {
       int line = 1 + static_cast<int>(std::count(text.begin(),
                                                  text.begin() + static_cast<long>(pin.offset),
                                                  '\n'));
-      pins.push_back({pin.engine, pin.spec, file.string(), line});
+      pins.push_back({pin.package, pin.spec, file.string(), line});
     }
   }
   return pins;
@@ -48,13 +49,14 @@ bool IsPinFileName(const std::string& name) {
          StartsWith(name, "Dockerfile") || EndsWith(name, ".dockerfile");
 }
 
-std::vector<RepositoryPin> FindRepositoryPins(const std::string& start_dir) {
+std::vector<RepositoryPin> FindRepositoryPins(const std::string& start_dir,
+                                              const std::vector<std::string>& packages) {
   std::error_code ec;
   fs::path dir = fs::absolute(start_dir.empty() ? "." : start_dir, ec).lexically_normal();
   if (ec) return {};
   const fs::path last = SearchCeiling(dir);
   for (fs::path up = dir;; up = up.parent_path()) {
-    std::vector<RepositoryPin> pins = PinsOfFolder(up);
+    std::vector<RepositoryPin> pins = PinsOfFolder(up, packages);
     if (!pins.empty()) return pins;
     if (up == last || !up.has_parent_path() || up.parent_path() == up) break;
   }

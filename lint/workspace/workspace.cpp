@@ -13,6 +13,7 @@
 #include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
+#include "lint/reader/version_pins.h"
 #include "lint/workspace/repository_pins.h"
 
 namespace gpulint {
@@ -52,6 +53,17 @@ bool Workspace::Absorb(const ProjectConfig& config, std::string* error) {
       warnings_.push_back(warning);
   for (const std::string& map : config.framework_maps)
     if (!MutableMaps().AddFile(map, error)) return false;
+  const std::vector<std::string> packages = MutableMaps().Packages();
+  for (const auto& [name, where] : config.versions_where) {
+    if (IsVersionedEngine(name) ||
+        std::find(packages.begin(), packages.end(), name) != packages.end())
+      continue;
+    std::string warning = fmt::format(
+        "'versions.{}' has no effect: gpulint models the versions of vllm, sglang and {}: {}",
+        name, Join(packages, ", "), where);
+    if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end())
+      warnings_.push_back(warning);
+  }
   return catalog_.AddUserEntries(config, error);
 }
 
@@ -165,7 +177,8 @@ std::map<std::string, PinnedVersion> Workspace::PinnedVersions(const std::string
     auto it = repository_pins_by_dir_.find(dir);
     if (it == repository_pins_by_dir_.end()) {
       std::map<std::string, std::vector<RepositoryPin>> by_engine;
-      for (RepositoryPin& pin : FindRepositoryPins(dir)) by_engine[pin.engine].push_back(pin);
+      for (RepositoryPin& pin : FindRepositoryPins(dir, maps().Packages()))
+        by_engine[pin.package].push_back(pin);
       std::map<std::string, PinnedVersion> found;
       for (const auto& [engine, pins] : by_engine) {
         std::vector<std::string> specs;

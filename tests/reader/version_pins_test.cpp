@@ -14,7 +14,7 @@ std::string Dump(const std::string& text) {
   std::string out;
   for (const VersionPin& pin : FindVersionPins(text)) {
     if (!out.empty()) out += "; ";
-    out += pin.engine + " " + pin.spec;
+    out += pin.package + " " + pin.spec;
     REQUIRE(text.compare(pin.offset, pin.spec.size(), pin.spec) == 0);
   }
   return out;
@@ -58,4 +58,22 @@ TEST_CASE("a pin at the end of the text is read to its end", "[reader][version]"
   CHECK(Dump("vllm==0.6.3") == "vllm ==0.6.3");
   CHECK(Dump("vllm") == "");
   CHECK(Dump("sglang[") == "");
+}
+
+TEST_CASE("a framework's package is pinned as an engine is, where the maps name it",
+          "[reader][version]") {
+  auto dump = [](const std::string& text) {
+    std::string out;
+    for (const VersionPin& pin : FindVersionPins(text, {"trl", "verl"})) {
+      if (!out.empty()) out += "; ";
+      out += pin.package + " " + pin.spec;
+    }
+    return out;
+  };
+  CHECK(dump("pip install trl==0.23.1 vllm==0.10.2\n") == "vllm ==0.10.2; trl ==0.23.1");
+  CHECK(dump("trl>=0.19,<0.20\n") == "trl >=0.19,<0.20");
+  CHECK(dump("pip install trlx==0.7 ctrl==1.0\n").empty());  // other packages
+  CHECK(dump("FROM verlai/verl:app-verl0.5-vllm0.9.1-mcore0.12.2\n") == "vllm 0.9.1; verl 0.5");
+  // Without the maps' packages only the engines are read.
+  CHECK(FindVersionPins("pip install trl==0.23.1\n").empty());
 }

@@ -31,7 +31,7 @@ TEST_CASE("the closest folder with pins wins, up to the repository's root",
 
   auto pins = FindRepositoryPins(dir.path() + "/repo/examples");
   REQUIRE(pins.size() == 1);  // the commented line pins nothing
-  CHECK(pins[0].engine == "vllm");
+  CHECK(pins[0].package == "vllm");
   CHECK(pins[0].spec == ">=0.8.5,<=0.12.0");
   CHECK(pins[0].file == dir.path() + "/repo/setup.py");
   CHECK(pins[0].line == 1);
