@@ -220,9 +220,13 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     case LossPath::kFused:
       break;
   }
-  const double logit_count = in.loss_path == LossPath::kFused ? 0 : tokens * vocab_per_rank;
+  const double logit_tokens =
+      in.logit_tokens_per_sequence > 0 && in.seq_len > 0
+          ? tokens * std::min(1.0, in.logit_tokens_per_sequence / in.seq_len)
+          : tokens;
+  const double logit_count = in.loss_path == LossPath::kFused ? 0 : logit_tokens * vocab_per_rank;
   // An adapted LM head adds its own vocabulary-sized output (c bytes per logit).
-  const double lora_head_bytes = in.lora_lm_head ? tokens * vocab_per_rank * c : 0;
+  const double lora_head_bytes = in.lora_lm_head ? logit_tokens * vocab_per_rank * c : 0;
   double logits_in_forward = logit_count * forward_logit_bytes + lora_head_bytes;
   double logits_in_backward =
       in.forward_only ? 0 : logit_count * backward_logit_bytes + lora_head_bytes;

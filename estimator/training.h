@@ -49,6 +49,9 @@ struct TrainingInput {
   int micro_batch = 1;
   double seq_len = 2048;
   double tokens_per_micro_batch = 0;  ///< dynamic batching budget; 0 = micro_batch x seq_len
+  /// Tokens per sequence the model computes logits for: the completion where the trainer asks
+  /// for the last ones only (TRL's logits_to_keep); 0: every token.
+  double logit_tokens_per_sequence = 0;
   int grad_accum = 1;
   Precision precision = Precision::kAmpBf16;
   Optimizer optimizer = Optimizer::kAdamW;

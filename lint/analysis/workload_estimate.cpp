@@ -124,21 +124,37 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
   return quant;
 }
 
+// The prompt an RL job is judged at when nothing truncates its prompts: as long as the
+// sequence gpulint assumes where no length is set at all.
+constexpr double kAssumedPromptTokens = 2048;
+
 // Why the data, not the script, decides a training step's tokens.
 enum class DataDecides {
   kLength,     // no sequence length anywhere: the longest sample decides
+  kPrompt,     // an RL completion length, but prompts that are not truncated: the longest decides
   kUnpadded,   // sequences are not padded: the sum of the actual lengths decides
   kBudgetFill, // a token budget per micro batch, filled from a mini-batch of unpadded sequences
 };
 
-// The step's input when the data's sequences are `len` tokens long (kLength: the longest one;
-// otherwise on average).
-est::TrainingInput AtDataLength(DataDecides why, const est::TrainingInput& in, double len,
-                                double budget_tokens, double sequences_per_gpu) {
+// What the data decides, and what the script fixes around it.
+struct DataProbe {
+  DataDecides why = DataDecides::kLength;
+  double completion_tokens = 0;  ///< kPrompt: the completion each prompt gets
+  double budget_tokens = 0;      ///< kBudgetFill: the micro batch's token budget
+  double sequences_per_gpu = 0;  ///< kBudgetFill: a GPU's share of the mini-batch
+};
+
+// The step's input when the data's sequences (kPrompt: prompts) are `len` tokens long
+// (kLength, kPrompt: the longest one; otherwise on average).
+est::TrainingInput AtDataLength(const DataProbe& probe_of, const est::TrainingInput& in,
+                                double len) {
   est::TrainingInput probe = in;
   probe.explain = false;
-  if (why == DataDecides::kBudgetFill)
-    probe.tokens_per_micro_batch = std::min(budget_tokens, sequences_per_gpu * len);
+  if (probe_of.why == DataDecides::kBudgetFill)
+    probe.tokens_per_micro_batch =
+        std::min(probe_of.budget_tokens, probe_of.sequences_per_gpu * len);
+  else if (probe_of.why == DataDecides::kPrompt)
+    probe.seq_len = probe_of.completion_tokens + len;
   else
     probe.seq_len = len;
   return probe;
@@ -151,30 +167,40 @@ est::TrainingInput AtDataLength(DataDecides why, const est::TrainingInput& in, d
 // ceiling the data rarely meets, and a verdict that only the ceiling breaks is left open. The
 // same holds for a token budget that a GPU's share of the mini-batch fills only when its
 // sequences are long (verl's use_dynamic_bsz: rearrange_micro_batches packs the mini-batch's
-// actual tokens into micro batches of at most ppo_max_token_len_per_gpu).
-void JudgeDataLength(DataDecides why, const est::TrainingInput& in, const est::Breakdown& assumed,
-                     double budget_tokens, double sequences_per_gpu, WorkloadEstimate* out,
-                     bool explain) {
+// actual tokens into micro batches of at most ppo_max_token_len_per_gpu), and for RL prompts
+// that nothing truncates (TRL's GRPO since v0.28): an empty prompt is the floor.
+void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
+                     const est::Breakdown& assumed, WorkloadEstimate* out, bool explain) {
   // "Fits" is the high end of the range; a job that cannot fit is past it at its low end.
   if (assumed.total_high <= out->usable_bytes) return;
-  auto at = [&](double len) {
-    return est::EstimateTraining(AtDataLength(why, in, len, budget_tokens, sequences_per_gpu));
-  };
-  if (at(1).total_low > out->usable_bytes) return;
-  out->unknown_inputs.emplace_back(why == DataDecides::kLength ? "max_seq_len" : "data_seq_len");
+  const double floor_len = probe.why == DataDecides::kPrompt ? 0 : 1;
+  auto at = [&](double len) { return est::EstimateTraining(AtDataLength(probe, in, len)); };
+  if (at(floor_len).total_low > out->usable_bytes) return;
+  out->unknown_inputs.emplace_back(probe.why == DataDecides::kLength   ? "max_seq_len"
+                                   : probe.why == DataDecides::kPrompt ? "max_prompt_len"
+                                                                       : "data_seq_len");
   if (!explain) return;
-  double fits = 1, fails = in.seq_len;
+  const double assumed_len =
+      probe.why == DataDecides::kPrompt ? in.seq_len - probe.completion_tokens : in.seq_len;
+  double fits = floor_len, fails = assumed_len;
   while (fails - fits > 1) {
     const double mid = std::floor((fits + fails) / 2);
     (at(mid).total_high <= out->usable_bytes ? fits : fails) = mid;
   }
-  switch (why) {
+  switch (probe.why) {
     case DataDecides::kLength:
       out->undecided = fmt::format(
           "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
           "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
           "max_seq_len=N directive) to have it judged",
           fits, in.seq_len, est::BytesToGib(assumed.total_high));
+      return;
+    case DataDecides::kPrompt:
+      out->undecided = fmt::format(
+          "prompts are not truncated, so the data decides: with completions of {} tokens, "
+          "prompts up to {} tokens fit, the assumed {} need {:.1f} GiB; state the longest "
+          "prompt (# gpulint: max_prompt_len=N) to have it judged",
+          probe.completion_tokens, fits, assumed_len, est::BytesToGib(assumed.total_high));
       return;
     case DataDecides::kUnpadded:
       out->undecided = fmt::format(
@@ -190,8 +216,10 @@ void JudgeDataLength(DataDecides why, const est::TrainingInput& in, const est::B
           "only if they average {:.0f} tokens; up to {:.0f} tokens per micro batch fit, the full "
           "budget needs {:.1f} GiB; state the length the data reaches (# gpulint: "
           "data_seq_len=N) to have it judged",
-          sequences_per_gpu, budget_tokens, std::ceil(budget_tokens / sequences_per_gpu),
-          std::min(budget_tokens, fits * sequences_per_gpu), est::BytesToGib(assumed.total_high));
+          probe.sequences_per_gpu, probe.budget_tokens,
+          std::ceil(probe.budget_tokens / probe.sequences_per_gpu),
+          std::min(probe.budget_tokens, fits * probe.sequences_per_gpu),
+          est::BytesToGib(assumed.total_high));
       return;
   }
 }
@@ -218,12 +246,15 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   if (auto seq = s.Number("max_seq_len")) {
     in.seq_len = *seq;
   } else if (rl && s.Number("max_response_len")) {
-    in.seq_len = *s.Number("max_response_len") + s.Number("max_prompt_len").value_or(0);
-    if (!s.Number("max_prompt_len")) s.Assume("max_prompt_len", "0", "only the response length is set");
+    // Prompts no flag truncates are as long as the data's longest: judged as a data length.
+    in.seq_len = *s.Number("max_response_len") +
+                 s.NumberOr("max_prompt_len", kAssumedPromptTokens, "prompts are not truncated");
   } else {
     in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
   }
   const bool length_from_data = !w.Find("max_seq_len") && !(rl && s.Number("max_response_len"));
+  const bool prompt_from_data =
+      !w.Find("max_seq_len") && rl && s.Number("max_response_len") && !w.Find("max_prompt_len");
   // Unpadded sequences (no padding, no packing) take as many tokens as the data has; a stated
   // data length settles it.
   bool unpadded = s.BoolOr("padding_free", false) && !s.BoolOr("packing", false);
@@ -367,6 +398,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   if (s.BoolOr("fused_ce", false)) in.loss_path = est::LossPath::kFused;
   in.loss_chunks = static_cast<int>(s.Number("loss_chunks").value_or(8));
   in.loss_entropy = s.Number("entropy_coeff").value_or(0) != 0;
+  // A trainer that asks the model for the completion's logits only (TRL's logits_to_keep).
+  if (s.BoolOr("logits_completion_only", false))
+    if (auto completion = s.Number("max_response_len")) in.logit_tokens_per_sequence = *completion;
 
   // LoRA / QLoRA.
   bool lora = s.Number("lora_rank").value_or(0) > 0 && (s.BoolOr("lora_enabled", true)) &&
@@ -407,12 +441,15 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
   if (!token_budget && length_from_data)
-    JudgeDataLength(DataDecides::kLength, in, breakdown, 0, 0, out, explain);
+    JudgeDataLength({DataDecides::kLength}, in, breakdown, out, explain);
+  else if (!token_budget && prompt_from_data)
+    JudgeDataLength({DataDecides::kPrompt, *s.Number("max_response_len")}, in, breakdown, out,
+                    explain);
   else if (!token_budget && unpadded)
-    JudgeDataLength(DataDecides::kUnpadded, in, breakdown, 0, 0, out, explain);
+    JudgeDataLength({DataDecides::kUnpadded}, in, breakdown, out, explain);
   else if (token_budget && unpadded && sequences_per_gpu > 0)
-    JudgeDataLength(DataDecides::kBudgetFill, in, breakdown, in.tokens_per_micro_batch,
-                    sequences_per_gpu, out, explain);
+    JudgeDataLength({DataDecides::kBudgetFill, 0, in.tokens_per_micro_batch, sequences_per_gpu},
+                    in, breakdown, out, explain);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;

@@ -236,6 +236,22 @@ TEST_CASE("each loss path keeps its own bytes per logit", "[estimator][training]
   CHECK(logits(LossPath::kFused, false) == 0);
 }
 
+TEST_CASE("logits for the completion only scale with its share of the sequence",
+          "[estimator][training]") {
+  // The case above, TRL's way: the model returns the last 256 of 1024 positions' logits.
+  ModelArch m = Tiny();
+  m.vocab_size = 100;
+  TrainingInput in = TinyInput(m);
+  in.precision = Precision::kBf16;
+  in.seq_len = 1024;
+  in.loss_path = LossPath::kScaledGather;
+  const double all = EstimateTraining(in).logits;
+  in.logit_tokens_per_sequence = 256;
+  CHECK(EstimateTraining(in).logits == all / 4);
+  in.logit_tokens_per_sequence = 4096;  // longer than the sequence: every position
+  CHECK(EstimateTraining(in).logits == all);
+}
+
 TEST_CASE("the loss in forward holds autocast's whole weight cache", "[estimator][training]") {
   ModelArch m = Tiny();
   m.vocab_size = 40;  // embedding and head of 160 each, 288 in the layers
