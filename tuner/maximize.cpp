@@ -127,6 +127,22 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     candidates = Multiples(1, upper);
   }
   if (options.pow2) candidates = PowersOfTwo(candidates);
+  // A trainer that samples a group of completions per prompt (TRL's GRPO) takes whole groups
+  // only: micro x data-parallel x accumulation steps a multiple of the group.
+  if (w.Bool("batch_whole_groups").value_or(false) && accumulation_product == 0) {
+    const long group = std::max(1L, static_cast<long>(w.Number("n_samples").value_or(1)));
+    const long steps = std::max(1L, static_cast<long>(w.Number("grad_accum").value_or(1)));
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [&](long m) { return (m * dp * steps) % group != 0; }),
+                     candidates.end());
+    constraint = fmt::format("keeps micro x {} data-parallel x {} steps a multiple of the {} "
+                             "completions per prompt",
+                             dp, steps, group);
+    if (candidates.empty()) {
+      p.note = fmt::format("no micro batch that {} fits", constraint);
+      return p;
+    }
+  }
   // A micro-batch that keeps micro x accumulation is judged with its accumulation: more steps
   // keep gradients across micro-batches.
   auto values = [&](long m) {

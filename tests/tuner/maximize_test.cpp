@@ -203,3 +203,24 @@ TEST_CASE("a colocated RL job: the reference holds its weights, a waking engine 
   CHECK(context.changes.empty());
   CHECK(context.note.find("job's sequence length") != std::string::npos);
 }
+
+TEST_CASE("TRL GRPO's batch grows by whole groups of completions, beside its awake engine",
+          "[tuner]") {
+  // grpo_config.py asserts micro x processes x steps is a multiple of num_generations (8).
+  const std::string job =
+      "# gpulint: gpu=H100-80GB\n# gpulint: max_prompt_len=512\n"
+      "accelerate launch --num_processes 3 -m trl.scripts.grpo "
+      "--model_name_or_path Qwen/Qwen2.5-1.5B-Instruct --use_vllm "
+      "--per_device_train_batch_size 8 --max_completion_length 512\n";
+  auto a = AnalyzeText(job);
+  REQUIRE(a->analysis.estimates.size() == 2);  // train, and the engine in its processes
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  long m = After(p, "micro_batch");
+  REQUIRE(m > 8);
+  CHECK(m * 3 % 8 == 0);
+  CHECK(p.summary.find("completions per prompt") != std::string::npos);
+  // The engine's 0.3 of the GPU stays beside the update: the limit leaves it out.
+  const double budget = a->analysis.estimates[0].usable_bytes * (1 - kDefaultHeadroom);
+  CHECK(WhatIf(a->analysis, 0, kDefaultHeadroom).limit_bytes() ==
+        Approx(budget - a->analysis.estimates[1].breakdown->total_high));
+}
