@@ -124,9 +124,10 @@ est::Quantization QuantOf(const Workload& w, const est::ModelArch& arch,
   return quant;
 }
 
-// The prompt an RL job is judged at when nothing truncates its prompts: as long as the
-// sequence gpulint assumes where no length is set at all.
-constexpr double kAssumedPromptTokens = 2048;
+// The length a job is judged at where its data decides it: a sequence when no length is set
+// at all, a prompt when nothing truncates an RL job's prompts. Where it decides the verdict,
+// the verdict is left open (JudgeDataLength).
+constexpr double kAssumedDataTokens = 2048;
 
 // Why the data, not the script, decides a training step's tokens.
 enum class DataDecides {
@@ -248,9 +249,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   } else if (rl && s.Number("max_response_len")) {
     // Prompts no flag truncates are as long as the data's longest: judged as a data length.
     in.seq_len = *s.Number("max_response_len") +
-                 s.NumberOr("max_prompt_len", kAssumedPromptTokens, "prompts are not truncated");
+                 s.NumberOr("max_prompt_len", kAssumedDataTokens, "prompts are not truncated");
   } else {
-    in.seq_len = s.NumberOr("max_seq_len", 2048, "the sequence length depends on the data");
+    in.seq_len =
+        s.NumberOr("max_seq_len", kAssumedDataTokens, "the sequence length depends on the data");
   }
   const bool length_from_data = !w.Find("max_seq_len") && !(rl && s.Number("max_response_len"));
   const bool prompt_from_data =

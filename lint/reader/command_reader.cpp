@@ -683,6 +683,7 @@ class CommandReader::Impl {
     if (map.versions.empty()) return true;
     auto pin = r_.options_.package_versions.find(map.package);
     if (pin == r_.options_.package_versions.end()) return true;
+    if (pin->second.empty()) return false;  // pinned to a release gpulint cannot read
     est::VersionRange pinned, modelled;
     if (!est::ParseVersionRange(pin->second, &pinned) ||
         !est::ParseVersionRange(map.versions, &modelled))

@@ -50,7 +50,8 @@ struct CommandReaderOptions {
   std::string script_dir;
   ParseCache* parse_cache = nullptr;  ///< shares the Python files scripts run; may be null
   /// Framework package -> the releases the project pins ("trl" -> ">=0.19,<0.20"): a map whose
-  /// `versions` these do not reach is passed over.
+  /// `versions` these do not reach is passed over; "" (a pin that does not read) passes over
+  /// every map of the package that names its releases.
   std::map<std::string, std::string> package_versions;
 };
 

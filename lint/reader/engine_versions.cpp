@@ -89,7 +89,7 @@ std::map<std::string, std::string> PackageVersions(
   for (const std::string& package : packages) {
     std::string joined;
     if (auto it = directives.find(package); it != directives.end()) {
-      if (JoinPins({it->second}, &joined)) versions[package] = joined;
+      versions[package] = JoinPins({it->second}, &joined) ? joined : "";
       continue;
     }
     std::vector<std::string> specs;

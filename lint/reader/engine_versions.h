@@ -42,8 +42,9 @@ void ResolveEngineVersion(const std::map<std::string, std::string>& directives,
 
 /// The releases of the frameworks' `packages` ("trl") that the project pins, each from the
 /// first of: a `# gpulint: trl=0.23` directive, the script's own pins, `pinned` (gpulint.toml,
-/// the repository's files). A package nothing pins, or whose pins do not read, is absent: the
-/// maps are then tried newest first (lint/reader/framework_map.h).
+/// the repository's files). A package nothing pins is absent: the maps are then tried newest
+/// first (lint/reader/framework_map.h). A directive that does not read ("trl=latest") gives "":
+/// the release is unknown, and no map that names its releases is taken for it.
 std::map<std::string, std::string> PackageVersions(
     const std::vector<std::string>& packages, const std::map<std::string, std::string>& directives,
     const std::vector<ScriptPin>& script_pins, const std::map<std::string, PinnedVersion>& pinned);

@@ -238,6 +238,16 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   reader_options.parse_cache = options.parse_cache;
   reader_options.package_versions =
       PackageVersions(packages, config.directives, script_pins, options.pinned_versions);
+  // A framework release the directive states but gpulint cannot read ("# gpulint: trl=latest")
+  // is unknown (PackageVersions gives ""): GL005 says why.
+  for (const auto& [package, release] : reader_options.package_versions)
+    if (release.empty())
+      config.unresolved.push_back(
+          {package + " release",
+           fmt::format("'# gpulint: {}={}' is not a release such as 0.23 or a pin such as "
+                       "\">=0.8,<0.9\"",
+                       package, config.directives[package]),
+           directive_spans[package]});
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.

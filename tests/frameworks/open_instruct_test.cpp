@@ -12,14 +12,9 @@ using namespace gpulint;
 using gpulint::testing::AnalyzeText;
 using gpulint::testing::Dump;
 using gpulint::testing::ReadText;
+using gpulint::testing::Role;
 
 namespace {
-
-const Workload* Role(const RunConfig& config, const std::string& role) {
-  for (const Workload& w : config.workloads)
-    if (w.role == role) return &w;
-  return nullptr;
-}
 
 // qwen3_4b_dapo_math.sh's shape: mason run through uv, the program after `--` on the next line.
 const char* kGrpoFast =

@@ -12,14 +12,9 @@ using namespace gpulint;
 using gpulint::testing::AnalyzeText;
 using gpulint::testing::Dump;
 using gpulint::testing::ReadText;
+using gpulint::testing::Role;
 
 namespace {
-
-const Workload* Role(const RunConfig& config, const std::string& role) {
-  for (const Workload& w : config.workloads)
-    if (w.role == role) return &w;
-  return nullptr;
-}
 
 // The shape of TRL's own GRPO examples (docs/source/grpo_trainer.md): accelerate over 8 GPUs.
 const char* kGrpo =
@@ -90,6 +85,14 @@ TEST_CASE("a pinned trl release picks the map of that release, and one no map mo
   ReadResult oldest =
       ReadText("pip install trl==0.18.2\n" + std::string(kGrpo) + "\n", &sources);
   CHECK_FALSE(Role(oldest.config, "train"));
+
+  // A release the directive states but gpulint cannot read: unknown, no release guessed.
+  ReadResult unreadable =
+      ReadText("# gpulint: trl=latest\n" + std::string(kGrpo) + "\n", &sources);
+  CHECK_FALSE(Role(unreadable.config, "train"));
+  bool said = false;
+  for (const Unresolved& u : unreadable.config.unresolved) said = said || u.name == "trl release";
+  CHECK(said);
 }
 
 TEST_CASE("TRL GRPO reads the YAML its --config names", "[frameworks]") {

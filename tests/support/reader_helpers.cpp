@@ -51,4 +51,10 @@ std::string Dump(const Workload& workload, const std::vector<std::string>& names
   return out;
 }
 
+const Workload* Role(const RunConfig& config, const std::string& role) {
+  for (const Workload& w : config.workloads)
+    if (w.role == role) return &w;
+  return nullptr;
+}
+
 }  // namespace gpulint::testing

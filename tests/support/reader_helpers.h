@@ -25,4 +25,7 @@ ReadResult ReadText(const std::string& text, SourceMap* sources, const ReadOptio
 /// d (default), x (directive).
 std::string Dump(const Workload& workload, const std::vector<std::string>& names);
 
+/// The first workload of that role ("train", "rollout", "reference"); nullptr when none.
+const Workload* Role(const RunConfig& config, const std::string& role);
+
 }  // namespace gpulint::testing
