@@ -1,6 +1,7 @@
 #include "tuner/safe_write.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <fmt/format.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -95,6 +96,29 @@ bool WriteTemporary(const std::string& target, const std::string& text, const st
   }
   if (!ok) ::unlink(temp->c_str());
   return ok;
+}
+
+// Whether a process holds `path` open for writing. The kernel grants a read lease on a file
+// only when nobody has it open for writing (fcntl(2), F_SETLEASE), which makes the lease an exact
+// test; it is taken and dropped at once. kUnknown where leases are unavailable (some network
+// and overlay file systems, a file owned by someone else without CAP_LEASE).
+enum class Writers { kNone, kSome, kUnknown };
+
+Writers OpenWriters(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Writers::kUnknown;
+  // An opener breaking the lease in the instant it is held signals the holder: SIGIO by default,
+  // which would end gpulint; SIGURG is ignored unless a handler is installed.
+  ::fcntl(fd, F_SETSIG, SIGURG);
+  Writers writers = Writers::kUnknown;
+  if (::fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+    ::fcntl(fd, F_SETLEASE, F_UNLCK);
+    writers = Writers::kNone;
+  } else if (errno == EAGAIN) {
+    writers = Writers::kSome;
+  }
+  ::close(fd);
+  return writers;
 }
 
 void SyncFolder(const std::string& path) {
@@ -206,11 +230,20 @@ bool WriteFileSafely(const std::string& given_path, const std::string& expected,
     SyncFolder(path);
     return true;
   }
-  // `temp` now names the old file. A writer that opened it just before the swap may still be
-  // writing; its bytes land in the old file, so it is read again after a moment.
+  // `temp` now names the old file. A writer that opened it before the swap writes into it, as
+  // late as it likes (a process descheduled on a loaded machine): the old file is kept until
+  // nobody holds it open for writing, then compared. Where that cannot be known, a short wait
+  // and a second read narrow the window.
+  Writers writers = OpenWriters(temp);
+  constexpr int kWaitForWritersMs = 2000;
+  for (int waited_ms = 0; writers == Writers::kSome && waited_ms < kWaitForWritersMs;
+       ++waited_ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    writers = OpenWriters(temp);
+  }
   std::string replaced;
-  bool intact = ReadPath(temp, &replaced) && replaced == expected;
-  if (intact) {
+  bool intact = writers != Writers::kSome && ReadPath(temp, &replaced) && replaced == expected;
+  if (intact && writers == Writers::kUnknown) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     intact = ReadPath(temp, &replaced) && replaced == expected;
   }
@@ -218,10 +251,15 @@ bool WriteFileSafely(const std::string& given_path, const std::string& expected,
     // Put the other writer's file back where it was; gpulint's text goes away.
     ::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE);
     ::unlink(temp.c_str());
-    *error = fmt::format(
-        "{} changed while gpulint was writing it; left as the other writer "
-        "made it (run gpulint fix again)",
-        path);
+    *error = writers == Writers::kSome
+                 ? fmt::format(
+                       "{} is held open for writing by another process; left as it was (run "
+                       "gpulint fix again once it is closed)",
+                       path)
+                 : fmt::format(
+                       "{} changed while gpulint was writing it; left as the other writer "
+                       "made it (run gpulint fix again)",
+                       path);
     return false;
   }
   ::unlink(temp.c_str());

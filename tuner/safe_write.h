@@ -4,8 +4,9 @@
 // old file's mode, owner and group; it then replaces the old file atomically. The file is
 // refused, untouched, when
 //   - it changed since gpulint read it (checked again at the moment of the swap: the swap
-//     exchanges the two files, so what it replaced can be compared and, if another writer got
-//     there first, put back),
+//     exchanges the two files, so what it replaced can be compared, once no process holds it
+//     open for writing, and, if another writer got there first, put back),
+//   - another process holds it open for writing for more than two seconds after the swap,
 //   - it is not a regular file, is read-only or not writable by the user,
 //   - it has more than one hard link (replacing one name would split it from the others),
 //   - it belongs to someone gpulint cannot give the new file to,

@@ -118,6 +118,67 @@ TEST_CASE("WriteFileAtomically replaces a report whole", "[tuner][write]") {
   CHECK_FALSE(WriteFileAtomically("/dev/full", "x", &error));
 }
 
+// A writer that opened the file before the swap and writes after it, however late (a process
+// descheduled on a loaded CI machine): its bytes land in the file gpulint replaced, so gpulint
+// must see that the file is still open for writing and leave it in place.
+TEST_CASE("a writer holding the file open across the swap keeps its edit", "[tuner][write]") {
+  TempDir dir;
+  const std::string original = "vllm serve m --max-num-seqs 8\n";
+  std::string path = dir.Write("run.sh", original);
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+    if (fd < 0 || ::write(ready[1], "x", 1) != 1) ::_exit(1);
+    ::usleep(50 * 1000);  // far longer than any fixed wait after the swap
+    const char marker[] = "# late edit\n";
+    ::_exit(::write(fd, marker, sizeof marker - 1) == sizeof marker - 1 ? 0 : 1);
+  }
+  char byte = 0;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  std::string error;
+  bool ok = WriteFileSafely(path, original, "vllm serve m --max-num-seqs 16\n", WritePolicy(),
+                            &error);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK_FALSE(ok);
+  CHECK(ReadWholeFile(path) == original + "# late edit\n");
+  CHECK(error.find("changed while gpulint was writing") != std::string::npos);
+}
+
+// A writer that keeps the file open and has not written yet may still write: the file is left.
+TEST_CASE("a file held open for writing throughout is left as it was", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", "old\n");
+  int writer = ::open(path.c_str(), O_WRONLY | O_APPEND);
+  REQUIRE(writer >= 0);
+  std::string error;
+  CHECK_FALSE(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
+  CHECK(error.find("held open for writing") != std::string::npos);
+  REQUIRE(::write(writer, "late\n", 5) == 5);  // its late write lands in the file at `path`
+  ::close(writer);
+  CHECK(ReadWholeFile(path) == "old\nlate\n");
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+}
+
+// A process that only reads the file (a pager, `tail -f`) does not stop the write.
+TEST_CASE("a reader holding the file open does not stop the write", "[tuner][write]") {
+  TempDir dir;
+  std::string path = dir.Write("run.sh", "old\n");
+  int reader = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(reader >= 0);
+  std::string error;
+  CHECK(WriteFileSafely(path, "old\n", "new\n", WritePolicy(), &error));
+  CHECK(ReadWholeFile(path) == "new\n");
+  ::close(reader);
+}
+
 // Another process edits the file while gpulint writes it, at a random moment, by appending in
 // place or by replacing it (as editors save): its edit must survive every time, and an append
 // gpulint did not refuse must have gone into gpulint's text.
