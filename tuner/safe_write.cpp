@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 namespace gpulint {
@@ -98,28 +99,46 @@ bool WriteTemporary(const std::string& target, const std::string& text, const st
   return ok;
 }
 
-// Whether a process holds `path` open for writing. The kernel grants a read lease on a file
-// only when nobody has it open for writing (fcntl(2), F_SETLEASE), which makes the lease an exact
-// test; it is taken and dropped at once. kUnknown where leases are unavailable (some network
-// and overlay file systems, a file owned by someone else without CAP_LEASE).
-enum class Writers { kNone, kSome, kUnknown };
+// A read lease on a file, held while gpulint replaces it. The kernel grants a read lease only
+// while no process has the file open for writing, and breaks it when one opens it for writing
+// (fcntl(2), F_SETLEASE): held from before the swap until the old file is gone, it sees every
+// writer of the old file, including one that looked the name up before the swap and opens it
+// late (a process descheduled on a loaded machine). Not available on some network and overlay
+// file systems, or for a file owned by someone else without CAP_LEASE: `state()` is kUnknown.
+class WriterWatch {
+ public:
+  enum class State { kHeld, kWriters, kUnknown };
 
-Writers OpenWriters(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return Writers::kUnknown;
-  // An opener breaking the lease in the instant it is held signals the holder: SIGIO by default,
-  // which would end gpulint; SIGURG is ignored unless a handler is installed.
-  ::fcntl(fd, F_SETSIG, SIGURG);
-  Writers writers = Writers::kUnknown;
-  if (::fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
-    ::fcntl(fd, F_SETLEASE, F_UNLCK);
-    writers = Writers::kNone;
-  } else if (errno == EAGAIN) {
-    writers = Writers::kSome;
+  explicit WriterWatch(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) return;
+    // A writer breaking the lease signals the holder: SIGIO by default, which would end
+    // gpulint; SIGURG is ignored unless a handler is installed.
+    ::fcntl(fd_, F_SETSIG, SIGURG);
+    if (::fcntl(fd_, F_SETLEASE, F_RDLCK) == 0) {
+      state_ = State::kHeld;
+    } else if (errno == EAGAIN) {
+      state_ = State::kWriters;
+    }
   }
-  ::close(fd);
-  return writers;
-}
+  ~WriterWatch() {
+    if (state_ == State::kHeld) ::fcntl(fd_, F_SETLEASE, F_UNLCK);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  WriterWatch(const WriterWatch&) = delete;
+  WriterWatch& operator=(const WriterWatch&) = delete;
+
+  State state() const { return state_; }
+  /// Whether a process opened the file for writing since the lease was taken (that opener
+  /// waits until the lease is released, then writes into this file).
+  bool Broken() const {
+    return state_ == State::kHeld && ::fcntl(fd_, F_GETLEASE) != F_RDLCK;
+  }
+
+ private:
+  int fd_ = -1;
+  State state_ = State::kUnknown;
+};
 
 void SyncFolder(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
@@ -204,6 +223,29 @@ bool WriteFileSafely(const std::string& given_path, const std::string& expected,
   std::string temp;
   if (!WriteTemporary(path, text, info, /*keep_owner=*/true, &temp, error)) return false;
 
+  // Wait for any process that holds the file open for writing to close it; then every later
+  // writer of the old file breaks the lease, and what it wrote is not lost.
+  constexpr int kWaitForWritersMs = 2000;
+  auto watch = std::make_unique<WriterWatch>(path);
+  for (int waited_ms = 0;
+       watch->state() == WriterWatch::State::kWriters && waited_ms < kWaitForWritersMs;
+       ++waited_ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    watch = std::make_unique<WriterWatch>(path);
+  }
+  std::string now;
+  if (watch->state() == WriterWatch::State::kWriters || !ReadPath(path, &now) ||
+      now != expected) {
+    ::unlink(temp.c_str());
+    *error = watch->state() == WriterWatch::State::kWriters
+                 ? fmt::format(
+                       "{} is held open for writing by another process; not written (run "
+                       "gpulint fix again once it is closed)",
+                       path)
+                 : fmt::format("{} changed while gpulint was writing it; not written", path);
+    return false;
+  }
+
   // The swap exchanges the two names atomically, so that what was replaced can be checked: an
   // edit made since the check above (by an editor saving in place or by rename) is in it, and
   // is then put back. Where the file system cannot exchange, a plain rename follows a last
@@ -216,8 +258,7 @@ bool WriteFileSafely(const std::string& given_path, const std::string& expected,
       ::unlink(temp.c_str());
       return false;
     }
-    std::string now;
-    if (!ReadPath(path, &now) || now != expected) {
+    if (!ReadPath(path, &now) || now != expected || watch->Broken()) {
       ::unlink(temp.c_str());
       *error = fmt::format("{} changed while gpulint was writing it; not written", path);
       return false;
@@ -230,39 +271,37 @@ bool WriteFileSafely(const std::string& given_path, const std::string& expected,
     SyncFolder(path);
     return true;
   }
-  // `temp` now names the old file. A writer that opened it before the swap writes into it, as
-  // late as it likes (a process descheduled on a loaded machine): the old file is kept until
-  // nobody holds it open for writing, then compared. Where that cannot be known, a short wait
-  // and a second read narrow the window.
-  Writers writers = OpenWriters(temp);
-  constexpr int kWaitForWritersMs = 2000;
-  for (int waited_ms = 0; writers == Writers::kSome && waited_ms < kWaitForWritersMs;
-       ++waited_ms) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    writers = OpenWriters(temp);
-  }
+  // `temp` now names the old file. A writer that looked its name up before the swap may open
+  // it a moment later; the lease, still held, sees it for as long as the old file is kept, so
+  // it is kept a little while. Without a lease, a short wait and a second read narrow the window.
+  const bool leased = watch->state() == WriterWatch::State::kHeld;
+  std::this_thread::sleep_for(std::chrono::milliseconds(leased ? 20 : 2));
   std::string replaced;
-  bool intact = writers != Writers::kSome && ReadPath(temp, &replaced) && replaced == expected;
-  if (intact && writers == Writers::kUnknown) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    intact = ReadPath(temp, &replaced) && replaced == expected;
-  }
+  bool intact = !watch->Broken() && ReadPath(temp, &replaced) && replaced == expected;
   if (!intact) {
-    // Put the other writer's file back where it was; gpulint's text goes away.
+    // Put the other writer's file back where it was, then let a waiting writer go on into it;
+    // gpulint's text goes away.
     ::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE);
+    watch.reset();
     ::unlink(temp.c_str());
-    *error = writers == Writers::kSome
-                 ? fmt::format(
-                       "{} is held open for writing by another process; left as it was (run "
-                       "gpulint fix again once it is closed)",
-                       path)
-                 : fmt::format(
-                       "{} changed while gpulint was writing it; left as the other writer "
-                       "made it (run gpulint fix again)",
-                       path);
+    *error = fmt::format(
+        "{} changed while gpulint was writing it; left as the other writer "
+        "made it (run gpulint fix again)",
+        path);
     return false;
   }
   ::unlink(temp.c_str());
+  // A writer that opened the old file between the check and the unlink writes into a file that
+  // no name reaches any more: rare (it looked the name up before the swap and was held up for
+  // longer than the wait), but said rather than hidden.
+  if (watch->Broken()) {
+    *error = fmt::format(
+        "{} was written, but another process opened the old file for writing at that moment; "
+        "its edit went to the replaced copy (check the file)",
+        path);
+    return false;
+  }
+  watch.reset();
   SyncFolder(path);
   return true;
 }
