@@ -389,6 +389,9 @@ class CommandReader::Impl {
         up = slash == 0 ? "/" : up.substr(0, slash);
         candidates.push_back(JoinNormal(up, path));
       }
+      // The folder gpulint runs in: axolotl and LLaMA-Factory open these paths from the working
+      // directory, and a repository's configs are linted from its root.
+      if (!StartsWith(script_dir, "/")) candidates.push_back(JoinNormal(".", path));
     }
     for (const std::string& candidate : candidates) {
       int known = r_.sources_.Find(candidate);

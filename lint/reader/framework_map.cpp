@@ -61,6 +61,7 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
     for (const auto& [from, why] : *values)
       spec->unmodelled_values[std::string(from.str())] = AsText(why);
   spec->list = (*table)["list"].value_or(false);
+  spec->members = (*table)["members"].value_or(false);
   spec->nargs = (*table)["nargs"].value_or(false);
   if (spec->nargs) spec->list = true;
   spec->scale = (*table)["scale"].value_or(1.0);
@@ -201,6 +202,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
           workload.gpus_within[std::string(factor.str())] = when.value_or(std::string());
       workload.primary = w["primary"].value_or(false);
       workload.shares_process = w["shares_process"].value_or(false);
+      workload.all_visible_gpus = w["all_visible_gpus"].value_or(false);
       if (workload.role.empty()) {
         *error = fmt::format("[[workload]] needs a role: {}", Where(where, node));
         return false;

@@ -25,6 +25,9 @@ struct FlagSpec {
   std::string config_map;                  ///< the value is a config file read with this map
   std::string further_model_role;          ///< the value names a further model with this role
   bool list = false;                       ///< the value is a list (comma separated)
+  /// The value is a list whose members `values` looks up: the first member it names decides
+  /// (axolotl's `plugins: [..CutCrossEntropyPlugin, ..LigerPlugin]`); none named, "*" or nothing.
+  bool members = false;
   bool nargs = false;                      ///< argparse nargs="+": every word up to the next flag
   double scale = 1;                        ///< multiply numbers (e.g. GB -> bytes)
   bool alias = false;                      ///< another spelling of the map's main one
@@ -75,6 +78,9 @@ struct WorkloadSpec {
   /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference
   /// policy next to each learner): it takes the primary's model, batch and sharding.
   bool shares_process = false;
+  /// The program launches itself over every visible GPU when no count is given (`axolotl
+  /// train` runs `accelerate launch`): the visible devices, unknown where none are declared.
+  bool all_visible_gpus = false;
 };
 
 /// A default that holds only on some GPUs or entry points (vLLM's batch defaults).

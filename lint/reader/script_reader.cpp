@@ -390,6 +390,8 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
       } else if (read.launch.distributed && !pool.empty()) {
         gpus = static_cast<int>(pool.size());  // accelerate/deepspeed default: every visible GPU
+      } else if (spec_of && spec_of->all_visible_gpus) {
+        gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
       } else {
         gpus = 1;
       }

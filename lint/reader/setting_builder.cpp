@@ -118,6 +118,11 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
     return built;
   }
   auto it = spec.values.find(text);
+  if (spec.members) {  // the first member of the list that `values` names
+    it = spec.values.end();
+    for (const std::string& member : SplitAny(text, ", "))
+      if (it == spec.values.end() && member != "*") it = spec.values.find(member);
+  }
   if (it == spec.values.end()) it = spec.values.find("*");  // any other value
   if (it != spec.values.end()) {
     if (it->second.empty()) return std::nullopt;  // e.g. offload device "none"

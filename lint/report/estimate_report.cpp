@@ -124,9 +124,11 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     // A workload described on the command line has no line of its own.
     std::string where =
         w.command_span.line > 0 ? fmt::format("line {}: ", w.command_span.line) : std::string();
-    out += fmt::format("  {}{} ({}) {} on {} GPU{}{}\n", where, w.role, w.framework,
-                       ModelName(w, e), w.gpus, w.gpus == 1 ? "" : "s",
-                       e.gpu ? " x " + e.gpu->name : "");
+    // A count nothing states (a config run over every visible GPU) is not "0 GPUs".
+    std::string count = w.gpus > 0 ? fmt::format("{} GPU{}", w.gpus, w.gpus == 1 ? "" : "s")
+                                   : std::string("an unknown number of GPUs");
+    out += fmt::format("  {}{} ({}) {} on {}{}\n", where, w.role, w.framework, ModelName(w, e),
+                       count, e.gpu ? " x " + e.gpu->name : "");
     if (!e.breakdown) {
       out += fmt::format("    no estimate: {}\n", e.skipped);
       for (const std::string& suggestion : e.resolution.suggestions)

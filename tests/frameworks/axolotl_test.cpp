@@ -1,0 +1,137 @@
+// rules/frameworks/axolotl.toml: an axolotl YAML read as axolotl runs it (schemas at 067b021c):
+// its keys, its defaults, the 16-bit dtype it loads the model in, its fused losses, and a GPU
+// count that only the launch decides.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "lint/analysis/workload_estimate.h"
+#include "lint/reader/script_reader.h"
+#include "tests/support/analysis_helpers.h"
+#include "tests/support/reader_helpers.h"
+
+using namespace gpulint;
+using gpulint::testing::AnalyzeText;
+using gpulint::testing::Dump;
+using gpulint::testing::WorkloadWithRole;
+
+namespace {
+
+// The shape of examples/llama-3/qlora-1b.yml with the switches the map reads.
+const char* kQlora =
+    "base_model: NousResearch/Llama-3.2-1B\n"
+    "load_in_4bit: true\n"
+    "adapter: qlora\n"
+    "sequence_len: 2048\n"
+    "sample_packing: true\n"
+    "lora_r: 16\n"
+    "lora_target_linear: true\n"
+    "micro_batch_size: 2\n"
+    "gradient_accumulation_steps: 4\n"
+    "bf16: auto\n"
+    "gradient_checkpointing: offload\n"
+    "plugins:\n"
+    "  - axolotl.integrations.liger.LigerPlugin\n"
+    "  - axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin\n";
+
+const Workload& Train(const gpulint::testing::Analyzed& analyzed) {
+  return analyzed.analysis.read.config.workloads[WorkloadWithRole(analyzed.analysis, "train")];
+}
+
+}  // namespace
+
+TEST_CASE("an axolotl YAML is axolotl's: QLoRA, packing, 16-bit weights and a fused loss",
+          "[frameworks]") {
+  auto analyzed = AnalyzeText(kQlora, "qlora.yml");
+  const Workload& train = Train(*analyzed);
+  CHECK(train.framework == "axolotl");
+  CHECK(Dump(train, {"model", "quant", "finetuning_type", "lora_rank", "lora_targets"}) ==
+        "model=NousResearch/Llama-3.2-1B@1:13(c) quant=nf4-dq@2:15(c) "
+        "finetuning_type=lora@3:10(c) lora_rank=16@6:9(c) lora_targets=all-linear@7:21(c)");
+  CHECK(Dump(train, {"max_seq_len", "packing", "micro_batch", "grad_accum"}) ==
+        "max_seq_len=2048@4:15(c) packing=true@5:17(c) micro_batch=2@8:19(c) "
+        "grad_accum=4@9:30(c)");
+  // bf16: auto loads the model in bf16; "offload" still checkpoints; the CCE plugin, listed
+  // second, still fuses the loss.
+  CHECK(Dump(train, {"dtype", "model_dtype", "grad_ckpt", "fused_ce"}) ==
+        "dtype=amp-bf16@10:7(c) model_dtype=bfloat16(d) grad_ckpt=true@11:25(c) "
+        "fused_ce=true@13:3(c)");  // the list's span starts at its first member
+}
+
+TEST_CASE("axolotl's defaults where the YAML is silent", "[frameworks]") {
+  auto analyzed = AnalyzeText("base_model: Qwen/Qwen2.5-0.5B\nmicro_batch_size: 1\n", "cfg.yaml");
+  const Workload& train = Train(*analyzed);
+  CHECK(Dump(train, {"max_seq_len", "finetuning_type", "grad_ckpt", "optimizer", "dtype"}) ==
+        "max_seq_len=512(d) finetuning_type=full(d) grad_ckpt=false(d) "
+        "optimizer=adamw_torch_fused(d) dtype=amp-bf16(d)");
+  CHECK_FALSE(train.Find("fused_ce"));  // no plugin, no fused loss
+  // bf16 false without fp16 loads fp32 weights: no 16-bit model.
+  auto fp32 = AnalyzeText(
+      "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 1024\nbf16: false\n", "fp32.yaml");
+  CHECK(Dump(Train(*fp32), {"dtype", "model_dtype"}) == "dtype=fp32@3:7(c) model_dtype=?");
+}
+
+TEST_CASE("an axolotl full fine-tune in bf16 keeps no fp32 master weights", "[frameworks]") {
+  const std::string full =
+      "# gpulint: gpu=H100-80GB\n"
+      "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 1024\nmicro_batch_size: 1\n";
+  auto analyzed = AnalyzeText(full, "full.yaml");
+  const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+  REQUIRE(e.breakdown);
+  // The model is loaded in bf16 (2 bytes a parameter), and AdamW keeps its two moments in the
+  // parameters' dtype: 4 bytes a parameter, twice the weights. With fp32 master weights the
+  // moments alone would be 8 bytes a parameter.
+  CHECK(e.breakdown->optimizer == Approx(2 * e.breakdown->weights).epsilon(0.02));
+  auto fp32 = AnalyzeText(full + "bf16: false\n", "fp32.yaml");
+  REQUIRE(fp32->analysis.estimates[0].breakdown);
+  CHECK(fp32->analysis.estimates[0].breakdown->weights ==
+        Approx(2 * e.breakdown->weights).epsilon(0.02));
+}
+
+TEST_CASE("an axolotl config runs on every visible GPU: FSDP with no count is left open",
+          "[frameworks]") {
+  auto analyzed = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "base_model: Qwen/Qwen2.5-7B\nsequence_len: 2048\nmicro_batch_size: 1\n"
+      "fsdp_version: 2\nfsdp_config:\n  offload_params: false\n  reshard_after_forward: true\n",
+      "fsdp.yaml");
+  const Workload& train = Train(*analyzed);
+  CHECK(train.gpus == 0);  // `axolotl train` runs accelerate over every visible GPU
+  CHECK(Dump(train, {"fsdp"}) == "fsdp=full_shard@8:26(c)");
+  const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+  CHECK(std::find(e.unknown_inputs.begin(), e.unknown_inputs.end(), "gpus") !=
+        e.unknown_inputs.end());
+}
+
+TEST_CASE("axolotl's preference and RL trainers are named, not priced as SFT", "[frameworks]") {
+  auto analyzed = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 1024\nrl: dpo\nadapter: lora\nlora_r: 8\n",
+      "dpo.yaml");
+  const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+  CHECK_FALSE(e.breakdown);
+  CHECK(e.skipped.find("preference and RL trainers") != std::string::npos);
+}
+
+// axolotl opens `deepspeed: deepspeed_configs/zero2.json` from the folder it runs in (the
+// repository's root), however deep the YAML lies (examples/mistral/mixtral/mixtral.yml).
+TEST_CASE("a config's DeepSpeed path is found from the folder gpulint runs in", "[frameworks]") {
+  ReadOptions options;
+  std::vector<std::string> asked;
+  options.read_file = [&asked](const std::string& path, std::string* text) {
+    asked.push_back(path);
+    if (path != "deepspeed_configs/zero2.json") return false;
+    *text = "{\"zero_optimization\": {\"stage\": 2}}";
+    return true;
+  };
+  SourceMap sources;
+  ReadResult read = ReadScript(
+      "examples/mistral/mixtral/mixtral.yml",
+      "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 1024\ndeepspeed: deepspeed_configs/zero2.json\n",
+      gpulint::testing::TestMaps(), options, &sources);
+  const Workload* train = gpulint::testing::Role(read.config, "train");
+  REQUIRE(train);
+  INFO("paths tried: " << fmt::format("{}", fmt::join(asked, ", ")));
+  CHECK(Dump(*train, {"zero_stage"}) == "zero_stage=2@1:33(c)");
+}
