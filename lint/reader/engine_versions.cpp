@@ -54,7 +54,9 @@ void ResolveEngineVersion(const std::map<std::string, std::string>& directives,
       current->origin != Origin::kFrameworkDefault)
     return;  // the script, --set or `# gpulint: engine_version=` states it
 
-  if (auto it = directives.find(engine); it != directives.end()) {
+  std::string readable;
+  if (auto it = directives.find(engine);
+      it != directives.end() && JoinPins({it->second}, &readable)) {
     auto span = directive_spans.find(engine);
     workload->settings["engine_version"] =
         VersionSetting(it->second, Origin::kDirective, fmt::format("# gpulint: {}=", engine),

@@ -248,6 +248,18 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
                        "\">=0.8,<0.9\"",
                        package, config.directives[package]),
            directive_spans[package]});
+  // The same for an engine's release ("# gpulint: vllm=latest"): its pins in the script, the
+  // project or the repository apply instead, else the newest release, listed as assumed.
+  for (const auto& [name, value] : config.directives) {
+    std::string joined;
+    if (IsVersionedEngine(name) && !JoinPins({value}, &joined))
+      config.unresolved.push_back(
+          {name + " release",
+           fmt::format("'# gpulint: {}={}' is not a release such as 0.6.3 or a pin such as "
+                       "\">=0.8,<0.9\"",
+                       name, value),
+           directive_spans[name]});
+  }
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.

@@ -42,6 +42,20 @@ TEST_CASE("a vLLM server's release comes from the first source that pins it",
   CHECK(VersionOf("pip install sglang==0.4.6\n" + serve) == "?");
 }
 
+TEST_CASE("an engine release the directive states but gpulint cannot read is said, not used",
+          "[reader][version]") {
+  const std::string serve = "vllm serve Qwen/Qwen3-8B --max-model-len 8192\n";
+  // The script's own pin applies instead of the unreadable directive.
+  CHECK(VersionOf("# gpulint: vllm=latest\npip install vllm==0.6.3\n" + serve) ==
+        "0.6.3 (literal)");
+  CHECK(VersionOf("# gpulint: vllm=latest\n" + serve) == "?");
+  SourceMap sources;
+  ReadResult read = ReadText("# gpulint: vllm=latest\n" + serve, &sources);
+  REQUIRE(read.config.unresolved.size() == 1);
+  CHECK(read.config.unresolved[0].name == "vllm release");
+  CHECK(read.config.unresolved[0].reason.find("'# gpulint: vllm=latest'") != std::string::npos);
+}
+
 TEST_CASE("a framework's own requirement yields to the project's pin", "[reader][version]") {
   // verl requires vllm>=0.8.5,<=0.12.0 (its map's default for the rollout engine).
   const std::string verl =
