@@ -12,6 +12,7 @@
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
 #include "lint/report/estimate_report.h"
+#include "lint/report/json_version.h"
 #include "lint/util/suggest.h"
 
 namespace gpulint {
@@ -160,7 +161,7 @@ int RunEstimateCommand(const Args& args) {
 
   std::string rendered;
   if (options.format == "json") {
-    rendered = "{\n  \"files\": [";
+    rendered = fmt::format("{{\n  \"version\": {},\n  \"files\": [", kJsonFormatVersion);
     for (size_t i = 0; i < analyses.size(); ++i)
       rendered += (i ? ",\n" : "\n") + FileEstimateJson(analyses[i], 2);
     rendered += "\n  ]\n}\n";

@@ -14,6 +14,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
+#include "lint/report/json_version.h"
 #include "lint/rules/linter.h"
 #include "tuner/apply.h"
 #include "tuner/edits.h"
@@ -257,7 +258,9 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
     }
   }
   std::string rendered = options.format == "json"
-                             ? nlohmann::ordered_json{{"files", json_files}}.dump(
+                             ? nlohmann::ordered_json{{"version", kJsonFormatVersion},
+                                                      {"files", json_files}}
+                                   .dump(
                                    2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                    "\n"
                          : options.format == "markdown" ? ToMarkdown(results)

@@ -6,6 +6,7 @@
 #include "lint/cli/cli.h"
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
+#include "lint/report/json_version.h"
 #include "lint/workspace/workspace.h"
 
 namespace gpulint {
@@ -137,6 +138,7 @@ int RunParseCommand(const Args& args) {
     return kExitUsage;
   }
   Json output;
+  output["version"] = kJsonFormatVersion;
   output["files"] = Json::array();
   int exit_code = kExitClean;
   for (const LoadedFile& file : files) {

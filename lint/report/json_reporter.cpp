@@ -1,7 +1,8 @@
-// json: {"files":[{"path","findings":[...]}],"summary":{...}} with keys in a fixed order.
+// json: {"version","files":[{"path","findings":[...]}],"summary":{...}} with keys in a fixed order.
 // jsonl: one object per finding (with its path), for streaming consumers.
 #include <nlohmann/json.hpp>
 
+#include "lint/report/json_version.h"
 #include "lint/report/reporter.h"
 
 namespace gpulint {
@@ -44,6 +45,7 @@ Json FindingJson(const Finding& f) {
 
 std::string RenderJson(const ReportInput& input) {
   Json out;
+  out["version"] = kJsonFormatVersion;
   out["files"] = Json::array();
   for (const ReportFile& file : input.files) {
     Json f;
