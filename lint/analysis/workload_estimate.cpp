@@ -298,8 +298,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // A model loaded in 16 bits and trained with the bf16 flag keeps everything in 16 bits (the
   // HF Trainer does not upcast a bf16 model); Megatron and DeepSpeed keep fp32 master weights
   // regardless (DeepSpeed's bf16 optimizers hold an fp32 copy of every partition).
-  if (auto loaded = s.String("model_dtype");
-      loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
+  // "checkpoint": the dtype the checkpoint's config.json states (ms-swift loads it so).
+  auto loaded = s.String("model_dtype");
+  if (loaded && *loaded == "checkpoint") loaded = arch.dtype;
+  if (loaded && (*loaded == "bfloat16" || *loaded == "bf16") &&
       in.precision == est::Precision::kAmpBf16 && style != "megatron" && !w.Find("zero_stage"))
     in.precision = est::Precision::kBf16;
   std::string optimizer = s.StringOr("optimizer", "adamw", "the common default");
@@ -591,6 +593,26 @@ void EstimateResolved(const Workload& workload, const est::Quantization& quant_f
   out->breakdown = std::move(breakdown);
 }
 
+// A trainer whose one process spreads the model over several GPUs with device_map (ms-swift
+// without NPROC_PER_NODE): naive model parallelism, layers on different GPUs, which the training
+// model does not price; read as replicas it would call a fitting job too large. True, with
+// `out` saying why, when the workload is such a trainer.
+bool SkipSplitTraining(const Workload& workload, WorkloadEstimate* out) {
+  if (out->kind != WorkloadEstimate::Kind::kTraining || workload.gpus == 1) return false;
+  auto map = workload.String("device_map");
+  if (!map || (*map != "auto" && *map != "balanced" && *map != "balanced_low_0" &&
+               *map != "sequential"))
+    return false;
+  out->skipped = workload.gpus > 1
+                     ? fmt::format("gpulint does not model training with the model split over "
+                                   "{} GPUs by device_map (naive model parallelism)",
+                                   workload.gpus)
+                     : "device_map spreads the model over every visible GPU, and how many are "
+                       "visible is not known (CUDA_VISIBLE_DEVICES)";
+  out->unknown_inputs.emplace_back("gpus");
+  return true;
+}
+
 }  // namespace
 
 GpuResolution ResolveRunGpu(const RunConfig& config, const EstimateContext& context,
@@ -687,6 +709,7 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
   out.gpu = gpu.spec;
   for (const std::string& a : gpu.assumptions) out.assumptions.push_back(a);
   out.usable_bytes = gpu.spec->total_bytes;
+  if (SkipSplitTraining(workload, &out)) return out;
   EstimateResolved(workload, out.resolution.quant_from_name, &out);
   return out;
 }
@@ -701,6 +724,7 @@ WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstima
   out.model = resolved.model;
   out.gpu = resolved.gpu;
   out.usable_bytes = resolved.usable_bytes;
+  if (SkipSplitTraining(workload, &out)) return out;
   EstimateResolved(workload, resolved.resolution.quant_from_name, &out, /*explain=*/false);
   return out;
 }

@@ -594,6 +594,7 @@ class CommandReader::Impl {
     if (!python) args_start = at + command_words;
 
     std::vector<Pending> pending = launcher_pending_;
+    ReadEnvironment(*map, &pending);
     ParseArguments(*map, args_start, &pending);
     if (python_source) BindPython(*map, *python_source, &pending);
     BuildWorkloads(*map, script.empty() ? module : script, pending);
@@ -692,6 +693,13 @@ class CommandReader::Impl {
         !est::ParseVersionRange(map.versions, &modelled))
       return true;
     return !(pinned.high < modelled.low) && !(modelled.high < pinned.low);
+  }
+
+  // The environment variables the map reads, before the flags (which may override them).
+  void ReadEnvironment(const FrameworkMap& map, std::vector<Pending>* pending) {
+    for (const auto& [name, spec] : map.env)
+      if (const Text* value = record_.Env(name))
+        AddSetting(spec, value, false, SpanOf(*value), false, pending);
   }
 
   void ParseArguments(const FrameworkMap& map, size_t i, std::vector<Pending>* pending) {

@@ -67,8 +67,10 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   spec->scale = (*table)["scale"].value_or(1.0);
   *aliases = TomlStrings(table->get("aliases"));
   if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty() &&
-      spec->unmodelled.empty()) {
-    *error = fmt::format("a flag needs `setting`, `config`, `further_model` or `unmodelled`: {}",
+      spec->unmodelled.empty() && spec->unmodelled_values.empty()) {
+    *error = fmt::format(
+        "a flag needs `setting`, `config`, `further_model`, `unmodelled` or "
+        "`unmodelled_values`: {}",
                          Where(where, node));
     return false;
   }
@@ -215,7 +217,8 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   }
   if (!ReadSpecTable(root, "flags", where, &map->flags, error) ||
       !ReadSpecTable(root, "keys", where, &map->keys, error) ||
-      !ReadSpecTable(root, "kwargs", where, &map->kwargs, error))
+      !ReadSpecTable(root, "kwargs", where, &map->kwargs, error) ||
+      !ReadSpecTable(root, "env", where, &map->env, error))
     return false;
   // jsonargparse command lines (LitGPT) take every key of their config files as a flag:
   // `train.micro_batch_size` in YAML is `--train.micro_batch_size` on the command line.
@@ -302,13 +305,13 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
 
 namespace {
 
-// The header of a map file: everything before its first [flags], [keys], [kwargs], [defaults],
+// The header of a map file: everything before its first [flags], [keys], [kwargs], [env], [defaults],
 // [role_words], [[requires]], [[reading]] or [[builtin]] table (the files put those last;
 // rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
   for (const char* section :
-       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[defaults", "\n[role_words]", "\n[[requires]]",
+       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[env]", "\n[defaults", "\n[role_words]", "\n[[requires]]",
         "\n[[reading]]", "\n[[builtin]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
@@ -349,6 +352,7 @@ const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
   slot.flags = std::move(full.flags);
   slot.keys = std::move(full.keys);
   slot.kwargs = std::move(full.kwargs);
+  slot.env = std::move(full.env);
   slot.defaults = std::move(full.defaults);
   slot.requirements = std::move(full.requirements);
   slot.readings = std::move(full.readings);
@@ -381,6 +385,7 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
     for (const auto& [flag, spec] : parent->flags) heir->flags.emplace(flag, spec);
     for (const auto& [key, spec] : parent->keys) heir->keys.emplace(key, spec);
     for (const auto& [kwarg, spec] : parent->kwargs) heir->kwargs.emplace(kwarg, spec);
+    for (const auto& [name, spec] : parent->env) heir->env.emplace(name, spec);
     for (const DefaultSpec& spec : parent->defaults) {
       bool shadowed = false;
       for (const DefaultSpec& own : heir->defaults)

@@ -155,6 +155,9 @@ struct FrameworkMap {
   std::map<std::string, FlagSpec> flags;   ///< by flag spelling, aliases included
   std::map<std::string, FlagSpec> keys;    ///< dotted keys: Hydra overrides, YAML, JSON
   std::map<std::string, FlagSpec> kwargs;  ///< Python keyword arguments
+  /// Environment variables the program reads (ms-swift's NPROC_PER_NODE), as the command sees
+  /// them: `X=1 cmd`, then exported.
+  std::map<std::string, FlagSpec> env;
   std::vector<DefaultSpec> defaults;
   std::vector<RequirementSpec> requirements;  ///< [[requires]]
   std::vector<ReadingSpec> readings;          ///< [[reading]]

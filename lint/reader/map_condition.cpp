@@ -8,6 +8,8 @@ bool ConditionHolds(const std::string& when, const Workload& workload) {
   if (when.empty()) return true;
   size_t op = when.find_first_of("=>");
   if (op == std::string::npos) {
+    // "!name": the setting is absent, a false switch or empty.
+    if (when.size() > 1 && when[0] == '!') return !ConditionHolds(when.substr(1), workload);
     if (auto b = workload.Bool(when)) return *b;
     auto text = workload.String(when);
     return text && !text->empty();
@@ -29,7 +31,10 @@ bool ConditionHolds(const std::string& when, const Workload& workload) {
 
 bool ValidCondition(const std::string& when, std::string* why) {
   size_t op = when.find_first_of("=>");
-  if (op == std::string::npos) return true;
+  if (op == std::string::npos) {
+    if (when == "!") *why = "names no setting after '!'";
+    return when != "!";
+  }
   double bound = 0;
   if (op == 0 || (op == 1 && when[0] == '!')) {
     *why = "names no setting before '" + std::string(1, when[0]) + "'";

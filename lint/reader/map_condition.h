@@ -9,7 +9,8 @@
 namespace gpulint {
 
 /// Whether `when` holds for `workload`: "" always; "name" when the setting is a true switch or
-/// any value but an empty string; "name=value" when it is that value; "name!=value" when it is
+/// any value but an empty string; "!name" when it is absent, false or empty; "name=value" when
+/// it is that value; "name!=value" when it is
 /// absent or another value; "name>number" when it is a number above it. An absent setting holds
 /// none of the others.
 bool ConditionHolds(const std::string& when, const Workload& workload);

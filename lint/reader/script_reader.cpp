@@ -361,7 +361,13 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       for (const WorkloadSpec& spec : read.map->workloads)
         if (spec.role == workload.role) spec_of = &spec;
       int gpus = 0;
-      if (spec_of && !spec_of->gpus.empty()) {
+      // A map whose GPU factors are all unset and whose program otherwise runs on every visible
+      // GPU (ms-swift without NPROC_PER_NODE) counts those instead.
+      bool factors_given = false;
+      if (spec_of)
+        for (const std::string& factor : spec_of->gpus)
+          factors_given = factors_given || workload.Find(factor);
+      if (spec_of && !spec_of->gpus.empty() && (factors_given || !spec_of->all_visible_gpus)) {
         // The product in double: a list of 10^100 learners is not a GPU count (and not an int).
         double product = 1;
         for (const std::string& factor : spec_of->gpus) {

@@ -35,6 +35,10 @@ TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") 
       {"finetuning_type!=full", true},
       {"finetuning_type!=lora", false},
       {"trainer_style!=megatron", true},  // absent holds
+      {"!nproc_per_node", false},         // set
+      {"!quant", true},                   // absent
+      {"!grad_ckpt", true},               // a false switch
+      {"!lora_enabled", false},
   };
   for (const auto& [when, holds] : rows) {
     INFO(when);
@@ -51,4 +55,7 @@ TEST_CASE("a malformed map condition is refused with the reason", "[reader][maps
   CHECK(why == "compares with 'two', not a number");
   CHECK_FALSE(ValidCondition("=lora", &why));
   CHECK(why == "names no setting before '='");
+  CHECK(ValidCondition("!nproc_per_node", &why));
+  CHECK_FALSE(ValidCondition("!", &why));
+  CHECK(why == "names no setting after '!'");
 }

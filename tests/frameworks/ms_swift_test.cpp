@@ -1,0 +1,136 @@
+// rules/frameworks/ms-swift*.toml: `swift sft` as ms-swift 4.6 runs it (3602360a): its own
+// defaults over the HF Trainer's, the GPUs its launcher uses (NPROC_PER_NODE, or one process
+// spread over every visible GPU), its DeepSpeed presets, and its quantization flags.
+#include <catch2/catch.hpp>
+
+#include "lint/analysis/workload_estimate.h"
+#include "tests/support/analysis_helpers.h"
+#include "tests/support/process.h"
+#include "tests/support/reader_helpers.h"
+
+using namespace gpulint;
+using gpulint::testing::AnalyzeText;
+using gpulint::testing::Dump;
+using gpulint::testing::ReadText;
+using gpulint::testing::Role;
+
+namespace {
+
+// examples/train/lora_sft.sh at 3602360a, trimmed to the flags that matter.
+const char* kLora =
+    "swift sft \\\n"
+    "    --model Qwen/Qwen2.5-7B-Instruct \\\n"
+    "    --tuner_type lora \\\n"
+    "    --torch_dtype bfloat16 \\\n"
+    "    --per_device_train_batch_size 1 \\\n"
+    "    --target_modules all-linear \\\n"
+    "    --max_length 2048";
+
+const Workload& Train(const std::string& text, SourceMap* sources, ReadResult* read) {
+  *read = ReadText(text + "\n", sources);
+  const Workload* train = Role(read->config, "train");
+  REQUIRE(train);
+  return *train;
+}
+
+}  // namespace
+
+TEST_CASE("swift sft: ms-swift's own defaults, and the dtype the model loads in",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult read;
+  const Workload& train = Train(std::string("CUDA_VISIBLE_DEVICES=0 \\\n") + kLora, &sources, &read);
+  CHECK(train.framework == "ms-swift");
+  CHECK(train.gpus == 1);
+  CHECK(Dump(train, {"finetuning_type", "model_dtype", "lora_targets", "max_seq_len"}) ==
+        "finetuning_type=lora@4:18(l) model_dtype=bfloat16@5:19(l) "
+        "lora_targets=all-linear@7:22(l) max_seq_len=2048@8:18(l)");
+  // Gradient checkpointing on and rank 8 (trainers/arguments.py:134, tuner_args.py:133).
+  CHECK(Dump(train, {"grad_ckpt", "lora_rank", "lora_dropout", "dtype"}) ==
+        "grad_ckpt=true(d) lora_rank=8(d) lora_dropout=0.05(d) dtype=amp-bf16(d)");
+  // Unset, the dtype is the checkpoint's own; the tuner is LoRA.
+  ReadResult bare;
+  const Workload& plain = Train("swift sft --model Qwen/Qwen2.5-7B-Instruct", &sources, &bare);
+  CHECK(Dump(plain, {"finetuning_type", "model_dtype"}) ==
+        "finetuning_type=lora(d) model_dtype=checkpoint(d)");
+}
+
+TEST_CASE("swift sft: NPROC_PER_NODE processes, else one process over every visible GPU",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult read;
+  const Workload& ddp =
+      Train(std::string("CUDA_VISIBLE_DEVICES=0,1 NPROC_PER_NODE=2 ") + kLora, &sources, &read);
+  CHECK(ddp.gpus == 2);
+  CHECK_FALSE(ddp.Find("device_map"));
+  ReadResult two;
+  const Workload& two_nodes =
+      Train(std::string("NNODES=2 NPROC_PER_NODE=4 ") + kLora, &sources, &two);
+  CHECK(two_nodes.gpus == 8);
+
+  // No NPROC_PER_NODE: device_map spreads the model over both GPUs, which is not priced as
+  // two replicas (a 72B LoRA over 2 x 80 GB would read as 144 GB per GPU).
+  auto split = AnalyzeText(std::string("# gpulint: gpu=A100-80GB\nCUDA_VISIBLE_DEVICES=0,1 \\\n") +
+                           kLora + "\n");
+  const FileAnalysis& analysis = split->analysis;
+  const size_t index = gpulint::testing::WorkloadWithRole(analysis, "train");
+  CHECK(analysis.read.config.workloads[index].gpus == 2);
+  CHECK(Dump(analysis.read.config.workloads[index], {"device_map"}) == "device_map=auto(d)");
+  CHECK_FALSE(analysis.estimates[index].breakdown);
+  CHECK(analysis.estimates[index].skipped.find("device_map") != std::string::npos);
+}
+
+TEST_CASE("swift/cli/sft.py under a launcher: the launcher's processes, one GPU each",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult read;
+  const Workload& train = Train(
+      "accelerate launch --num_processes 8 swift/cli/sft.py --model Qwen/Qwen2.5-7B-Instruct "
+      "--tuner_type lora",
+      &sources, &read);
+  CHECK(train.framework == "ms-swift-script");
+  CHECK(train.gpus == 8);
+  CHECK_FALSE(train.Find("device_map"));
+  CHECK(Dump(train, {"grad_ckpt", "lora_rank"}) == "grad_ckpt=true(d) lora_rank=8(d)");
+}
+
+TEST_CASE("swift sft: DeepSpeed presets by name, and quant_bits alone quantizes nothing",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult read;
+  const Workload& zero3 =
+      Train(std::string(kLora) + " --deepspeed zero3_offload", &sources, &read);
+  CHECK(Dump(zero3, {"zero_stage"}).rfind("zero_stage=3@", 0) == 0);
+  const Setting* offload = zero3.Find("offload");
+  REQUIRE(offload);
+  CHECK(offload->value.ToString().find("optimizer") != std::string::npos);
+  CHECK(offload->value.ToString().find("params") != std::string::npos);
+
+  ReadResult bits_only;
+  CHECK_FALSE(Train(std::string(kLora) + " --quant_bits 4", &sources, &bits_only).Find("quant"));
+  ReadResult bnb;
+  CHECK(Dump(Train(std::string(kLora) + " --quant_method bnb --quant_bits 4", &sources, &bnb),
+             {"quant"})
+            .rfind("quant=nf4-dq@", 0) == 0);
+  ReadResult adalora;
+  const Workload& other = Train(
+      "swift sft --model Qwen/Qwen2.5-7B-Instruct --tuner_type adalora", &sources, &adalora);
+  REQUIRE(other.String("unmodelled"));
+  CHECK(other.String("unmodelled")->find("AdaLoRA") != std::string::npos);
+}
+
+TEST_CASE("GL207 accepts ms-swift's processes spread over several GPUs each, when they divide",
+          "[frameworks][rules]") {
+  gpulint::testing::TempDir dir;
+  auto lint = [&dir](const std::string& name, const std::string& prefix) {
+    std::string path = dir.Write(name, "# gpulint: gpu=A100-80GB\n" + prefix + kLora + "\n");
+    return gpulint::testing::RunGpulint({"lint", "--isolated", "--select", "GL207", path});
+  };
+  // 4 visible GPUs, 2 processes: 2 GPUs each (swift/utils/env.py:70-72).
+  auto spread = lint("spread.sh", "CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=2 ");
+  CHECK(spread.exit_code == 0);
+  // 3 processes cannot share 4 GPUs evenly: ms-swift asserts, and GL207 says so.
+  auto uneven = lint("uneven.sh", "CUDA_VISIBLE_DEVICES=0,1,2,3 NPROC_PER_NODE=3 ");
+  CHECK(uneven.exit_code == 1);
+  CHECK(uneven.out.find("GL207") != std::string::npos);
+}
