@@ -286,6 +286,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                                           ? *experience_batch
                                           : s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
+  // A trainer that runs each example as several sequences in one forward (DPO's chosen and
+  // rejected completions, concatenated into one batch): the micro-batch holds that many more.
+  if (auto per_example = s.Number("sequences_per_example"); per_example && *per_example > 1)
+    in.micro_batch *= static_cast<int>(*per_example);
   in.grad_accum = static_cast<int>(s.Number("grad_accum").value_or(1));
 
   std::string dtype = s.StringOr("dtype", "amp-bf16", "mixed precision is the common default");

@@ -810,8 +810,8 @@ class CommandReader::Impl {
       train.primary = true;
       specs.push_back(train);
     }
-    // `unless`: a workload that vanishes when a bool setting is true (slime --colocate), or
-    // has the value named ("ref_model=false").
+    // `unless`: a workload that vanishes when one of these bool settings is true (slime
+    // --colocate), or has the value named ("ref_model=false").
     auto is_true = [&](const std::string& when) {
       size_t eq = when.find('=');
       const std::string name = when.substr(0, eq);
@@ -823,7 +823,7 @@ class CommandReader::Impl {
       return false;
     };
     for (const WorkloadSpec& spec : specs) {
-      if (!spec.unless.empty() && is_true(spec.unless)) continue;
+      if (std::any_of(spec.unless.begin(), spec.unless.end(), is_true)) continue;
       if (!spec.when.empty() &&
           std::none_of(spec.when.begin(), spec.when.end(), is_true))
         continue;

@@ -196,7 +196,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       WorkloadSpec workload;
       workload.role = w["role"].value_or(std::string());
       workload.gpus = TomlStrings(w.get("gpus"));
-      workload.unless = w["unless"].value_or(std::string());
+      workload.unless = TomlStrings(w.get("unless"));
       workload.when = TomlStrings(w.get("when"));
       workload.when_all = TomlStrings(w.get("when_all"));
       if (const toml::table* within = w["gpus_within"].as_table())

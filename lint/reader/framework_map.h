@@ -63,9 +63,10 @@ struct WorkloadSpec {
   /// runs its data-parallel attention inside the TP group, so dp adds no GPUs
   /// ({"dp": "dp_attention"}).
   std::map<std::string, std::string> gpus_within;
-  /// A bool setting that makes this workload vanish when true ("colocate"), or when it is the
-  /// value given ("ref_model=false": a reference policy loaded unless switched off).
-  std::string unless;
+  /// Bool settings that make this workload vanish when one is true ("colocate"), or has the
+  /// value given ("ref_model=false": a reference policy loaded unless switched off). A string or
+  /// a list in the map.
+  std::vector<std::string> unless;
   /// Conditions of the same form of which one must hold for the workload to exist (OpenRLHF's
   /// reference policy shares the actor's GPUs only under --colocate_all_models or
   /// --colocate_actor_ref). Empty: it exists unless `unless` holds. Both read what the command

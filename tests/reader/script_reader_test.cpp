@@ -103,7 +103,7 @@ TEST_CASE("fixtures: settings, values and where they are written", "[reader]") {
       {"fixtures/scripts/frameworks/trl_sft.sh", 0, "train/trl",
        {"micro_batch", "lora_rank", "quant", "zero_stage"},
        "micro_batch=4@7:33(l) lora_rank=32@11:12(l) quant=nf4@12:3(l) zero_stage=2@5:15(c)"},
-      {"fixtures/scripts/frameworks/trl_direct.sh", 0, "train/trl", {"grad_ckpt", "max_seq_len"},
+      {"fixtures/scripts/frameworks/trl_direct.sh", 0, "train/trl-dpo", {"grad_ckpt", "max_seq_len"},
        "grad_ckpt=true@6:28(l) max_seq_len=1024@7:16(l)"},
       {"fixtures/scripts/frameworks/llamafactory.sh", 0, "train/llamafactory",
        {"micro_batch", "lora_rank", "max_seq_len", "grad_ckpt"},
