@@ -1,0 +1,53 @@
+// rules/frameworks/llamafactory.toml: LLaMA-Factory's stages. DPO pairs every example's chosen
+// and rejected sequences in one batch and, for a full fine-tune, keeps a frozen reference;
+// the stages it does not price are named.
+#include <catch2/catch.hpp>
+
+#include "lint/analysis/workload_estimate.h"
+#include "tests/support/analysis_helpers.h"
+#include "tests/support/reader_helpers.h"
+
+using namespace gpulint;
+using gpulint::testing::AnalyzeText;
+using gpulint::testing::Dump;
+using gpulint::testing::Role;
+
+namespace {
+
+std::string Yaml(const std::string& extra) {
+  return "model_name_or_path: Qwen/Qwen2.5-0.5B-Instruct\ncutoff_len: 1024\n" + extra;
+}
+
+}  // namespace
+
+TEST_CASE("LLaMA-Factory DPO: paired sequences, and a reference beside a full fine-tune",
+          "[frameworks]") {
+  auto full = AnalyzeText(Yaml("stage: dpo\nfinetuning_type: full\n"), "dpo_full.yaml");
+  const RunConfig& config = full->analysis.read.config;
+  REQUIRE(Role(config, "train"));
+  CHECK(Dump(*Role(config, "train"), {"stage", "sequences_per_example"}) ==
+        "stage=dpo@3:8(c) sequences_per_example=2(d)");
+  REQUIRE(Role(config, "reference"));
+  CHECK(Role(config, "reference")->shares_process_gpus);
+
+  auto lora = AnalyzeText(Yaml("stage: dpo\nfinetuning_type: lora\n"), "dpo_lora.yaml");
+  CHECK_FALSE(Role(lora->analysis.read.config, "reference"));  // the adapters are switched off
+  auto simpo = AnalyzeText(Yaml("stage: dpo\nfinetuning_type: full\npref_loss: simpo\n"),
+                           "simpo.yaml");
+  CHECK_FALSE(Role(simpo->analysis.read.config, "reference"));
+  auto sft = AnalyzeText(Yaml("stage: sft\nfinetuning_type: full\n"), "sft.yaml");
+  CHECK_FALSE(Role(sft->analysis.read.config, "train")->Find("sequences_per_example"));
+}
+
+TEST_CASE("LLaMA-Factory's reward, PPO and KTO stages are named, not priced as SFT",
+          "[frameworks]") {
+  for (const char* stage : {"rm", "ppo", "kto"}) {
+    INFO(stage);
+    auto analyzed = AnalyzeText("# gpulint: gpu=H100-80GB\n" +
+                                    Yaml(std::string("stage: ") + stage + "\nfinetuning_type: lora\n"),
+                                "stage.yaml");
+    const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+    CHECK_FALSE(e.breakdown);
+    CHECK(e.skipped.find("stage: ") != std::string::npos);
+  }
+}
