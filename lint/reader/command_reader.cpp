@@ -574,14 +574,20 @@ class CommandReader::Impl {
 
     const FrameworkMap* map = MatchFramework(at, python, module, script, flag_names,
                                              python_source ? &*python_source : nullptr);
+    if (!map && !pinned_out_.empty()) {
+      out_.notices.push_back({PinnedOutNotice(), SpanOf(words_[at])});
+      return;
+    }
     if (!map) return;
     out_.map = map;
     if (map->kind == "unmodelled") {
       // Recognized and not modelled: say so once, and estimate nothing rather than guess.
+      std::string pinned = PinnedOutNotice();
       out_.notices.push_back(
-          {fmt::format("{} is not modelled by gpulint: this command is not estimated and no "
-                       "memory rule checks it",
-                       matched_title_),
+          {!pinned.empty() ? pinned
+                           : fmt::format("{} is not modelled by gpulint: this command is not "
+                                         "estimated and no memory rule checks it",
+                                         matched_title_),
            SpanOf(words_[at])});
       return;
     }
@@ -645,41 +651,75 @@ class CommandReader::Impl {
                                      const std::string& script,
                                      const std::set<std::string>& flags,
                                      const PythonSource* source) {
+    pinned_out_.clear();
     for (const FrameworkMap& map : r_.maps_.maps()) {
       if (map.kind != "framework" && map.kind != "generic" && map.kind != "unmodelled") continue;
-      if (!ModelsPinnedRelease(map)) continue;
-      for (const MatchSpec& match : map.matches) {
-        matched_title_ = match.title.empty() ? map.title : match.title;
-        if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
-          return &r_.maps_.Loaded(map);
-        // A module whose command line changed between versions (OpenRLHF's dotted flags) is
-        // told apart by the flags only one of its versions has.
-        if (!match.python_module.empty() && python && module == match.python_module &&
-            AnyFlagPresent(match.requires_flags, flags))
-          return &r_.maps_.Loaded(map);
-        // "*" stands for any program a team wrote: a script, or a module run with -m by a
-        // distributed launcher or carrying the flags the match requires (a bare `python -m`
-        // is as often pip or http.server as a trainer).
-        const bool any_program =
-            match.python_script == "*" &&
-            (!script.empty() || (!module.empty() && (!out_.launch.launchers.empty() ||
-                                                     !match.requires_flags.empty())));
-        if (!match.python_script.empty() && python &&
-            (any_program ||
-             (!script.empty() && (Basename(script) == match.python_script ||
-                                  script == match.python_script ||
-                                  EndsWith(script, "/" + match.python_script))))) {
-          if (AnyFlagPresent(match.requires_flags, flags)) return &r_.maps_.Loaded(map);
-        }
-        if (!match.python_call.empty() && source)
-          for (const PyCall& call : source->module->calls)
-            if (call.callee == match.python_call) {
-              out_.entry = "python_call";  // e.g. vLLM's LLM class, not its server
-              return &r_.maps_.Loaded(map);
-            }
+      const MatchSpec* match = Matching(map, at, python, module, script, flags, source);
+      if (!match) continue;
+      // A map of a release the project does not pin: remembered, so that what the command
+      // falls to can say which releases gpulint models.
+      if (!ModelsPinnedRelease(map)) {
+        pinned_out_.push_back(&map);
+        continue;
       }
+      matched_title_ = match->title.empty() ? map.title : match->title;
+      if (!match->python_call.empty()) out_.entry = "python_call";  // vLLM's LLM, not its server
+      return &r_.maps_.Loaded(map);
     }
     return nullptr;
+  }
+
+  // The first [[match]] of `map` that the command fits; nullptr when none does.
+  const MatchSpec* Matching(const FrameworkMap& map, size_t at, bool python,
+                            const std::string& module, const std::string& script,
+                            const std::set<std::string>& flags,
+                            const PythonSource* source) const {
+    for (const MatchSpec& match : map.matches) {
+      if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
+        return &match;
+      // A module whose command line changed between versions (OpenRLHF's dotted flags) is
+      // told apart by the flags only one of its versions has.
+      if (!match.python_module.empty() && python && module == match.python_module &&
+          AnyFlagPresent(match.requires_flags, flags))
+        return &match;
+      // "*" stands for any program a team wrote: a script, or a module run with -m by a
+      // distributed launcher or carrying the flags the match requires (a bare `python -m`
+      // is as often pip or http.server as a trainer).
+      const bool any_program =
+          match.python_script == "*" &&
+          (!script.empty() || (!module.empty() && (!out_.launch.launchers.empty() ||
+                                                   !match.requires_flags.empty())));
+      if (!match.python_script.empty() && python &&
+          (any_program ||
+           (!script.empty() && (Basename(script) == match.python_script ||
+                                script == match.python_script ||
+                                EndsWith(script, "/" + match.python_script)))) &&
+          AnyFlagPresent(match.requires_flags, flags))
+        return &match;
+      if (!match.python_call.empty() && source)
+        for (const PyCall& call : source->module->calls)
+          if (call.callee == match.python_call) return &match;
+    }
+    return nullptr;
+  }
+
+  // What a command whose framework gpulint models in other releases than the pinned one is told:
+  // "trl is pinned to 0.18.2; gpulint models TRL GRPO in releases >=1.0, >=0.23,<0.26 only".
+  std::string PinnedOutNotice() const {
+    if (pinned_out_.empty()) return "";
+    const FrameworkMap& first = *pinned_out_.front();
+    std::string ranges;
+    for (const FrameworkMap* map : pinned_out_)
+      if (map->package == first.package && !map->versions.empty())
+        ranges += (ranges.empty() ? "" : ", ") + map->versions;
+    auto pin = r_.options_.package_versions.find(first.package);
+    const std::string pinned =
+        pin == r_.options_.package_versions.end() || pin->second.empty() ? "a release gpulint "
+                                                                            "cannot read"
+                                                                          : pin->second;
+    return fmt::format("{} is pinned to {}; gpulint models {} in releases {} only: this "
+                       "command is not estimated and no memory rule checks it",
+                       first.package, pinned, first.title, ranges);
   }
 
   // False when the project pins the map's package to releases the map does not model.
@@ -902,6 +942,8 @@ class CommandReader::Impl {
   std::vector<std::pair<std::string, Setting>> further_;
   const FrameworkMap* fallback_ = nullptr;
   std::string matched_title_;  ///< the framework the matching [[match]] names
+  /// Maps whose [[match]] fits the command but whose releases the project's pin excludes.
+  std::vector<const FrameworkMap*> pinned_out_;
   bool launcher_module_ = false;
   SourceSpan visible_span_;
 };

@@ -85,6 +85,13 @@ TEST_CASE("a pinned trl release picks the map of that release, and one no map mo
   ReadResult oldest =
       ReadText("pip install trl==0.18.2\n" + std::string(kGrpo) + "\n", &sources);
   CHECK_FALSE(Role(oldest.config, "train"));
+  // ... and the notice says which release is pinned and which releases gpulint models.
+  bool named = false;
+  for (const Notice& notice : oldest.config.notices)
+    named = named || (notice.message.find("trl is pinned to 0.18.2") != std::string::npos &&
+                      notice.message.find(">=0.23,<0.26") != std::string::npos &&
+                      notice.message.find(">=1.0") != std::string::npos);
+  CHECK(named);
 
   // A release the directive states but gpulint cannot read: unknown, no release guessed.
   ReadResult unreadable =
