@@ -36,6 +36,9 @@ struct FileResult {
 
 std::string WhereOf(const FileAnalysis& analysis, const Proposal& p) {
   const Workload& w = analysis.read.config.workloads[p.workload];
+  // A config file linted on its own (an axolotl YAML) has no command line: the file alone.
+  if (w.command_span.line <= 0)
+    return fmt::format("{}: {} ({})", analysis.file.path, w.role, w.framework);
   return fmt::format("{}:{}: {} ({})", analysis.file.path, w.command_span.line, w.role,
                      w.framework);
 }

@@ -133,3 +133,25 @@ TEST_CASE("a --workload naming a role no script has is a usage error", "[cli][fi
   CHECK(RunGpulint({"fix", "--isolated", "--maximize", "batch", "--workload", "train", path})
             .exit_code == 1);
 }
+
+// A config linted on its own has no command line: its proposals name the file, not "file:0".
+TEST_CASE("fix on a YAML config edits its keys, names the file, and a second run is quiet",
+          "[cli][fix]") {
+  TempDir dir;
+  std::string path = dir.Write("lora.yml",
+                               "# gpulint: gpu=H100-80GB\n"
+                               "base_model: Qwen/Qwen2.5-0.5B\n"
+                               "sequence_len: 1024\n"
+                               "adapter: lora\nlora_r: 8\n"
+                               "gradient_accumulation_steps: 4\n"
+                               "micro_batch_size: 1  # our choice\n");
+  auto first = RunGpulint({"fix", "--isolated", "--maximize", "batch", "--write", path});
+  CHECK(first.err.find(path + ": train (axolotl)") != std::string::npos);
+  CHECK(first.err.find(path + ":0:") == std::string::npos);
+  const std::string fixed = ReadWholeFile(path);
+  CHECK(fixed.find("micro_batch_size: 4  # our choice\n") != std::string::npos);
+  CHECK(fixed.find("gradient_accumulation_steps: 1\n") != std::string::npos);
+  auto second = RunGpulint({"fix", "--isolated", "--maximize", "batch", path});
+  CHECK(second.exit_code == 0);
+  CHECK(second.out.empty());
+}
