@@ -31,6 +31,13 @@ namespace {
 // product past it is not a count, and gpulint does not place its devices.
 constexpr double kMaxGpus = 1 << 20;
 
+// A GPU count read from a script (a product of factors, a launcher's process count): 0, not
+// known, when it is not a count gpulint can hold (negative, NaN or past kMaxGpus: a fuzzed
+// `--nproc_per_node 1e60` is no int).
+int GpuCount(double count) {
+  return count >= 0 && count <= kMaxGpus ? static_cast<int>(count) : 0;
+}
+
 bool ValidUtf8(const std::string& text, size_t* bad_offset) {
   size_t i = 0;
   while (i < text.size()) {
@@ -393,15 +400,15 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
           }
           product *= *value;
         }
-        gpus = product >= 0 && product <= kMaxGpus ? static_cast<int>(product) : 0;
+        gpus = GpuCount(product);
       } else if (read.launch.num_processes && read.launch.num_processes->value.is_number()) {
-        gpus = static_cast<int>(read.launch.num_processes->value.number);
+        gpus = GpuCount(read.launch.num_processes->value.number);
       } else if (read.launch.nproc_per_node) {
         if (read.launch.nproc_per_node->value.is_number()) {
-          int nodes = 1;
+          double nodes = 1;
           if (read.launch.nodes && read.launch.nodes->value.is_number())
-            nodes = static_cast<int>(read.launch.nodes->value.number);
-          gpus = static_cast<int>(read.launch.nproc_per_node->value.number) * nodes;
+            nodes = read.launch.nodes->value.number;
+          gpus = GpuCount(read.launch.nproc_per_node->value.number * nodes);
         }
       } else if (auto map = workload.String("device_map");
                  map && (*map == "auto" || *map == "balanced" || *map == "balanced_low_0")) {
