@@ -602,10 +602,8 @@ void EstimateResolved(const Workload& workload, const est::Quantization& quant_f
 // model does not price; read as replicas it would call a fitting job too large. True, with
 // `out` saying why, when the workload is such a trainer.
 bool SkipSplitTraining(const Workload& workload, WorkloadEstimate* out) {
-  if (out->kind != WorkloadEstimate::Kind::kTraining || workload.gpus == 1) return false;
-  auto map = workload.String("device_map");
-  if (!map || (*map != "auto" && *map != "balanced" && *map != "balanced_low_0" &&
-               *map != "sequential"))
+  if (out->kind != WorkloadEstimate::Kind::kTraining || workload.gpus == 1 ||
+      !workload.SpreadsOverDevices())
     return false;
   out->skipped = workload.gpus > 1
                      ? fmt::format("gpulint does not model training with the model split over "

@@ -13,6 +13,12 @@ std::optional<double> Workload::Number(std::string_view name) const {
   return setting->value.number;
 }
 
+bool Workload::SpreadsOverDevices() const {
+  auto map = String("device_map");
+  return map && (*map == "auto" || *map == "balanced" || *map == "balanced_low_0" ||
+                 *map == "sequential");
+}
+
 std::optional<bool> Workload::Bool(std::string_view name) const {
   const Setting* setting = Find(name);
   if (!setting || !setting->value.is_bool()) return std::nullopt;

@@ -67,6 +67,9 @@ struct Workload {
   std::optional<double> Number(std::string_view name) const;
   std::optional<bool> Bool(std::string_view name) const;
   std::optional<std::string> String(std::string_view name) const;
+  /// Whether one process spreads the model's layers over every GPU it sees: a device_map of
+  /// "auto", "balanced", "balanced_low_0" or "sequential" (accelerate's placements).
+  bool SpreadsOverDevices() const;
 };
 
 struct Cluster {

@@ -713,10 +713,8 @@ class CommandReader::Impl {
       if (map->package == first.package && !map->versions.empty())
         ranges += (ranges.empty() ? "" : ", ") + map->versions;
     auto pin = r_.options_.package_versions.find(first.package);
-    const std::string pinned =
-        pin == r_.options_.package_versions.end() || pin->second.empty() ? "a release gpulint "
-                                                                            "cannot read"
-                                                                          : pin->second;
+    std::string pinned = "a release gpulint cannot read";
+    if (pin != r_.options_.package_versions.end() && !pin->second.empty()) pinned = pin->second;
     return fmt::format("{} is pinned to {}; gpulint models {} in releases {} only: this "
                        "command is not estimated and no memory rule checks it",
                        first.package, pinned, first.title, ranges);

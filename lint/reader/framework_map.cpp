@@ -71,7 +71,7 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
     *error = fmt::format(
         "a flag needs `setting`, `config`, `further_model`, `unmodelled` or "
         "`unmodelled_values`: {}",
-                         Where(where, node));
+        Where(where, node));
     return false;
   }
   return true;
@@ -305,14 +305,14 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
 
 namespace {
 
-// The header of a map file: everything before its first [flags], [keys], [kwargs], [env], [defaults],
-// [role_words], [[requires]], [[reading]] or [[builtin]] table (the files put those last;
-// rules/frameworks/README.md).
+// The header of a map file: everything before its first [flags], [keys], [kwargs], [env],
+// [defaults], [role_words], [[requires]], [[reading]] or [[builtin]] table (the files put those
+// last; rules/frameworks/README.md).
 std::string_view HeaderOf(std::string_view text) {
   size_t end = text.size();
   for (const char* section :
-       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[env]", "\n[defaults", "\n[role_words]", "\n[[requires]]",
-        "\n[[reading]]", "\n[[builtin]]"})
+       {"\n[flags]", "\n[keys]", "\n[kwargs]", "\n[env]", "\n[defaults", "\n[role_words]",
+        "\n[[requires]]", "\n[[reading]]", "\n[[builtin]]"})
     end = std::min(end, text.find(section));
   return text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
 }

@@ -410,8 +410,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
             nodes = read.launch.nodes->value.number;
           gpus = GpuCount(read.launch.nproc_per_node->value.number * nodes);
         }
-      } else if (auto map = workload.String("device_map");
-                 map && (*map == "auto" || *map == "balanced" || *map == "balanced_low_0")) {
+      } else if (workload.SpreadsOverDevices()) {
         gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
       } else if (read.launch.distributed && !pool.empty()) {
         gpus = static_cast<int>(pool.size());  // accelerate/deepspeed default: every visible GPU

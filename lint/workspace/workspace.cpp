@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "estimator/units.h"
+#include "lint/reader/version_pins.h"
 #include "lint/util/background.h"
 #include "lint/util/paths.h"
 #include "lint/util/read_file.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/file_walker.h"
-#include "lint/reader/version_pins.h"
 #include "lint/workspace/repository_pins.h"
 
 namespace gpulint {
