@@ -51,3 +51,16 @@ TEST_CASE("LLaMA-Factory's reward, PPO and KTO stages are named, not priced as S
     CHECK(e.skipped.find("stage: ") != std::string::npos);
   }
 }
+
+TEST_CASE("llamafactory-cli train without a YAML takes every key as a flag", "[frameworks]") {
+  // LLaMA-Factory hands sys.argv to HfArgumentParser when no YAML comes first (issue #5380's
+  // command line): --fp16 True, --packing True and --stage pt are its keys.
+  auto analyzed = AnalyzeText(
+      "llamafactory-cli train --stage pt --model_name_or_path Qwen/Qwen1.5-14B-Chat \\\n"
+      "  --finetuning_type lora --cutoff_len 512 --packing True --fp16 True\n",
+      "train.sh");
+  const Workload* train = Role(analyzed->analysis.read.config, "train");
+  REQUIRE(train);
+  CHECK(Dump(*train, {"stage", "dtype", "packing", "max_seq_len"}) ==
+        "stage=pt@1:32(l) dtype=amp-fp16@2:65(l) packing=true@2:53(l) max_seq_len=512@2:39(l)");
+}
