@@ -208,7 +208,7 @@ Breakdown EstimateServing(const ServingInput& in) {
   bool first = true;
   double low = 0, high = 0, kv_tokens_high = -1;
   bool fits_device_any = false, fits_device_all = true;
-  for (const VllmEra* era : VllmErasIn(in.versions)) {
+  for (const VllmEra* era : VllmErasIn(in.versions, in.vllm_engine)) {
     for (double sampler_bytes : {era->sampler_bytes_low, era->sampler_bytes_high}) {
       Breakdown e = VllmAt(in, *era, sampler_bytes, b.weights, kv_per_token, max_len, nccl);
       low = first ? e.total_low : std::min(low, e.total_low);

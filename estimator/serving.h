@@ -9,6 +9,7 @@
 #include "estimator/breakdown.h"
 #include "estimator/engine_version.h"
 #include "estimator/model_arch.h"
+#include "estimator/vllm_eras.h"
 
 namespace gpulint::est {
 
@@ -37,6 +38,7 @@ struct ServingInput {
   double cpu_offload_bytes = 0;
   /// vLLM releases the estimate holds for (estimator/vllm_eras.h); the newest by default.
   VersionRange versions{kNewestVersion, kNewestVersion};
+  VllmEngineHints vllm_engine;       ///< V0 or V1 where a release has both
   bool max_num_batched_tokens_default = false;  ///< not set by the user: the engine's default
   bool max_num_seqs_default = false;
   double cuda_graph_max_bs = 0;      ///< SGLang

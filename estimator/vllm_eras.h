@@ -33,7 +33,25 @@ struct VllmEra {
 /// Every era, oldest first, covering 0.0.0 to kNewestVersion without gaps.
 const std::vector<VllmEra>& VllmEras();
 
-/// The eras a range touches, oldest first (never empty).
-std::vector<const VllmEra*> VllmErasIn(const VersionRange& range);
+/// Releases 0.8 to 0.10 still carry the V0 engine beside V1, and run it in its own accounting
+/// (the 0.6.5-0.7 one): when VLLM_USE_V1=0 asks for it (to 0.10.2, the last release with V0),
+/// or, with the variable unset, when the V1 oracle falls back on a GPU before Ampere (to
+/// 0.10.1; pre-Ampere GPUs ran V1 from 0.10.2). Other fallbacks (fp32, some quantizations)
+/// are not followed.
+const VllmEra& VllmV0InV1Releases();
+
+/// What decides between the engines in the releases that have both.
+struct VllmEngineHints {
+  bool v0_requested = false;      ///< VLLM_USE_V1=0
+  bool v1_requested = false;      ///< VLLM_USE_V1=1: no fallback (vLLM raises instead)
+  bool before_ampere = false;     ///< compute capability below 8.0 (Volta, Turing)
+  bool gpu_arch_unknown = false;  ///< a GPU known only by its size: either engine may run
+};
+
+/// The eras a range touches, oldest first (never empty). Where the hints make the V0 engine
+/// certain for some releases, VllmV0InV1Releases() stands in for the V1 eras of those releases;
+/// where they make it possible (an unknown GPU), it is added beside them.
+std::vector<const VllmEra*> VllmErasIn(const VersionRange& range,
+                                       const VllmEngineHints& hints = {});
 
 }  // namespace gpulint::est

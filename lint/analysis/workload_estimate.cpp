@@ -467,11 +467,27 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   return breakdown;
 }
 
+// What picks vLLM's V0 or V1 engine in the releases that have both: VLLM_USE_V1 as the script
+// sets it (a value gpulint cannot read leaves either possible), and whether the GPU predates
+// Ampere (Volta and Turing; a GPU known only by its size may).
+est::VllmEngineHints VllmEngineOf(const Workload& w, const est::GpuSpec& gpu) {
+  est::VllmEngineHints hints;
+  const Setting* v1 = w.Find("vllm_v1");
+  if (v1 && v1->value.is_bool()) {
+    hints.v0_requested = !v1->value.boolean;
+    hints.v1_requested = v1->value.boolean;
+  }
+  hints.before_ampere = gpu.arch == "volta" || gpu.arch == "turing" || gpu.arch == "pascal";
+  hints.gpu_arch_unknown = gpu.arch.empty() || (v1 && !v1->value.is_bool());
+  return hints;
+}
+
 // The engine releases a workload runs: its `engine_version` (a directive, the script's or the
 // repository's pin, the framework's requirement), else the newest. Each is said, with the eras
 // of vLLM's accounting it spans (docs/engine-versions.md).
 est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
-                                 est::Engine kind, WorkloadEstimate* out, bool explain) {
+                                 est::Engine kind, const est::VllmEngineHints& hints,
+                                 WorkloadEstimate* out, bool explain) {
   est::VersionRange range{est::kNewestVersion, est::kNewestVersion};
   const Setting* setting = w.Find("engine_version");
   std::string where;
@@ -489,8 +505,13 @@ est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
   if (!explain) return range;
   std::string eras;
   if (kind == est::Engine::kVllm)
-    for (const est::VllmEra* era : est::VllmErasIn(range))
+    for (const est::VllmEra* era : est::VllmErasIn(range, hints)) {
       eras += std::string(eras.empty() ? ": " : "; ") + era->name;
+      if (era != &est::VllmV0InV1Releases()) continue;
+      eras += hints.v0_requested     ? " as VLLM_USE_V1=0 asks"
+              : hints.before_ampere ? " on a GPU before Ampere (until 0.10.1)"
+                                    : " where the GPU predates Ampere or VLLM_USE_V1=0";
+    }
   out->assumptions.push_back(fmt::format(
       "{} {} ({}){}", engine,
       range.Exact() && range.low == est::kNewestVersion ? "newest release" : range.ToString(),
@@ -546,8 +567,9 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   in.cpu_offload_bytes = s.Number("cpu_offload_gb").value_or(0) * 1e9;
   in.max_num_seqs = s.Number("max_num_seqs").value_or(256);
   in.max_num_batched_tokens = s.Number("max_num_batched_tokens").value_or(8192);
+  in.vllm_engine = VllmEngineOf(w, gpu);
   if (est::ClaimsMemoryFraction(in.engine))
-    in.versions = EngineVersions(w, engine, in.engine, out, explain);
+    in.versions = EngineVersions(w, engine, in.engine, in.vllm_engine, out, explain);
   const Setting* tokens = w.Find("max_num_batched_tokens");
   in.max_num_batched_tokens_default = !tokens || tokens->origin == Origin::kFrameworkDefault;
   const Setting* seqs = w.Find("max_num_seqs");

@@ -320,3 +320,29 @@ TEST_CASE("a Megatron-core actor recomputes by its granularity, not a Hugging Fa
   CHECK(activations_gib("+actor_rollout_ref.actor.megatron.override_transformer_config."
                         "recompute_granularity=full") < plain / 2);
 }
+
+TEST_CASE("vLLM 0.9.2 runs V0 under VLLM_USE_V1=0 and on a Volta GPU, V1 elsewhere",
+          "[analysis][version]") {
+  Catalog catalog;
+  const std::string serve =
+      "# gpulint: vllm=0.9.2\nvllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 32768\n";
+  auto eras_of = [](const WorkloadEstimate& e) {
+    for (const std::string& a : e.assumptions)
+      if (a.rfind("vllm 0.9.2", 0) == 0) return a;
+    return std::string();
+  };
+  WorkloadEstimate v1 = EstimateFirst(catalog, serve, "A100-80GB");
+  WorkloadEstimate v0 = EstimateFirst(catalog, "export VLLM_USE_V1=0\n" + serve, "A100-80GB");
+  WorkloadEstimate volta = EstimateFirst(catalog, serve, "V100-32GB");
+  REQUIRE(v1.breakdown);
+  REQUIRE(v0.breakdown);
+  REQUIRE(volta.breakdown);
+  CHECK(eras_of(v1).find("V1, per-instance") != std::string::npos);
+  CHECK(eras_of(v0).find("V0 engine in a V1 release") != std::string::npos);
+  CHECK(eras_of(v0).find("VLLM_USE_V1=0") != std::string::npos);
+  CHECK(eras_of(volta).find("before Ampere") != std::string::npos);
+  // V0 profiles a whole 32768-token prompt (no chunked prefill at 32768) where V1 takes its
+  // 2048-token budget (the map's default for 0.11): a larger activation peak, a smaller pool.
+  CHECK(v0.breakdown->activations > 8 * v1.breakdown->activations);
+  CHECK(v0.breakdown->kv_cache < v1.breakdown->kv_cache);
+}

@@ -55,3 +55,39 @@ TEST_CASE("a release falls in the era its profiling code shipped in", "[estimato
   // verl's requirement at b178a3cd touches three eras.
   CHECK(VllmErasIn(Range(">=0.8.5,<=0.12.0")).size() == 3);
 }
+
+TEST_CASE("releases 0.8 to 0.10 run V0 where VLLM_USE_V1=0 or a pre-Ampere GPU picks it",
+          "[estimator][version]") {
+  const VllmEra* v0 = &VllmV0InV1Releases();
+  CHECK(v0->v0_chunked_prefill_tokens == 2048);  // V0's own defaults and accounting
+  CHECK_FALSE(v0->pool_fits_device);
+
+  VllmEngineHints asked;
+  asked.v0_requested = true;
+  CHECK(VllmErasIn(Range("0.8.5"), asked) == std::vector<const VllmEra*>{v0});
+  CHECK(VllmErasIn(Range("0.10.2"), asked) == std::vector<const VllmEra*>{v0});
+  // 0.11 has no V0 engine: the variable no longer picks one.
+  CHECK(VllmErasIn(Range("0.11.0"), asked) == VllmErasIn(Range("0.11.0")));
+  // Before 0.8 V0 is the only engine; its own eras stand.
+  CHECK(VllmErasIn(Range("0.6.3"), asked) == VllmErasIn(Range("0.6.3")));
+
+  VllmEngineHints volta;
+  volta.before_ampere = true;
+  CHECK(VllmErasIn(Range("0.9.2"), volta) == std::vector<const VllmEra*>{v0});
+  // V1 runs on Volta and Turing from 0.10.2 (vllm PR #24022): verl's range spans both.
+  auto verl = VllmErasIn(Range(">=0.8.5,<=0.12.0"), volta);
+  REQUIRE(verl.size() == 2);
+  CHECK(verl[0] == v0);
+  CHECK(verl[1] == &VllmEras().back());
+  // VLLM_USE_V1=1 makes vLLM raise instead of falling back: V1's accounting.
+  volta.v1_requested = true;
+  CHECK(VllmErasIn(Range("0.9.2"), volta) == VllmErasIn(Range("0.9.2")));
+
+  // A GPU known only by its size may be either: both engines, V1's the newest.
+  VllmEngineHints unknown;
+  unknown.gpu_arch_unknown = true;
+  auto either = VllmErasIn(Range("0.9.2"), unknown);
+  REQUIRE(either.size() == 2);
+  CHECK(either[0] == v0);
+  CHECK(either[1] == VllmErasIn(Range("0.9.2"))[0]);
+}
