@@ -60,6 +60,9 @@ std::vector<const VllmEra*> VllmErasIn(const VersionRange& range, const VllmEngi
   if (hints.v0_requested) {
     v0_last = v0.last;
     v0_possible = v0_certain = true;
+  } else if (hints.v0_maybe_requested) {
+    v0_last = v0.last;
+    v0_possible = true;
   } else if (!hints.v1_requested && (hints.before_ampere || hints.gpu_arch_unknown)) {
     v0_last = {0, 10, 1};
     v0_possible = true;

@@ -44,6 +44,7 @@ const VllmEra& VllmV0InV1Releases();
 struct VllmEngineHints {
   bool v0_requested = false;      ///< VLLM_USE_V1=0
   bool v1_requested = false;      ///< VLLM_USE_V1=1: no fallback (vLLM raises instead)
+  bool v0_maybe_requested = false;  ///< VLLM_USE_V1 set to a value gpulint cannot read
   bool before_ampere = false;     ///< compute capability below 8.0 (Volta, Turing)
   bool gpu_arch_unknown = false;  ///< a GPU known only by its size: either engine may run
 };

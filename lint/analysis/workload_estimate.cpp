@@ -477,8 +477,9 @@ est::VllmEngineHints VllmEngineOf(const Workload& w, const est::GpuSpec& gpu) {
     hints.v0_requested = !v1->value.boolean;
     hints.v1_requested = v1->value.boolean;
   }
+  hints.v0_maybe_requested = v1 && !v1->value.is_bool();
   hints.before_ampere = gpu.arch == "volta" || gpu.arch == "turing" || gpu.arch == "pascal";
-  hints.gpu_arch_unknown = gpu.arch.empty() || (v1 && !v1->value.is_bool());
+  hints.gpu_arch_unknown = gpu.arch.empty();
   return hints;
 }
 
@@ -508,9 +509,10 @@ est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
     for (const est::VllmEra* era : est::VllmErasIn(range, hints)) {
       eras += std::string(eras.empty() ? ": " : "; ") + era->name;
       if (era != &est::VllmV0InV1Releases()) continue;
-      eras += hints.v0_requested     ? " as VLLM_USE_V1=0 asks"
-              : hints.before_ampere ? " on a GPU before Ampere (until 0.10.1)"
-                                    : " where the GPU predates Ampere or VLLM_USE_V1=0";
+      eras += hints.v0_requested         ? " as VLLM_USE_V1=0 asks"
+              : hints.v0_maybe_requested ? " if VLLM_USE_V1 is 0"
+              : hints.before_ampere      ? " on a GPU before Ampere (until 0.10.1)"
+                                         : " if the GPU predates Ampere (until 0.10.1)";
     }
   out->assumptions.push_back(fmt::format(
       "{} {} ({}){}", engine,

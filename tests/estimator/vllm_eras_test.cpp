@@ -83,6 +83,13 @@ TEST_CASE("releases 0.8 to 0.10 run V0 where VLLM_USE_V1=0 or a pre-Ampere GPU p
   volta.v1_requested = true;
   CHECK(VllmErasIn(Range("0.9.2"), volta) == VllmErasIn(Range("0.9.2")));
 
+  // VLLM_USE_V1 set to a value gpulint cannot read: either engine, up to 0.10.2.
+  VllmEngineHints unread;
+  unread.v0_maybe_requested = true;
+  auto maybe = VllmErasIn(Range("0.10.2"), unread);
+  REQUIRE(maybe.size() == 2);
+  CHECK(maybe[0] == v0);
+
   // A GPU known only by its size may be either: both engines, V1's the newest.
   VllmEngineHints unknown;
   unknown.gpu_arch_unknown = true;
