@@ -6,7 +6,8 @@
 //   - it changed since gpulint read it (checked again at the moment of the swap: the swap
 //     exchanges the two files, so what it replaced can be compared, once no process holds it
 //     open for writing, and, if another writer got there first, put back),
-//   - another process holds it open for writing for more than two seconds after the swap,
+//   - another process holds it open for writing for more than two seconds (gpulint waits that
+//     long for it to close the file before the swap),
 //   - it is not a regular file, is read-only or not writable by the user,
 //   - it has more than one hard link (replacing one name would split it from the others),
 //   - it belongs to someone gpulint cannot give the new file to,

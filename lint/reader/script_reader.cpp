@@ -245,28 +245,23 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   reader_options.parse_cache = options.parse_cache;
   reader_options.package_versions =
       PackageVersions(packages, config.directives, script_pins, options.pinned_versions);
-  // A framework release the directive states but gpulint cannot read ("# gpulint: trl=latest")
-  // is unknown (PackageVersions gives ""): GL005 says why.
-  for (const auto& [package, release] : reader_options.package_versions)
-    if (release.empty())
-      config.unresolved.push_back(
-          {package + " release",
-           fmt::format("'# gpulint: {}={}' is not a release such as 0.23 or a pin such as "
-                       "\">=0.8,<0.9\"",
-                       package, config.directives[package]),
-           directive_spans[package]});
-  // The same for an engine's release ("# gpulint: vllm=latest"): its pins in the script, the
+  // A release the directive states but gpulint cannot read is unknown, and GL005 says why: a
+  // framework's ("# gpulint: trl=latest", PackageVersions gives ""), whose map then falls to
+  // the pin rules, or an engine's ("# gpulint: vllm=latest"), whose pins in the script, the
   // project or the repository apply instead, else the newest release, listed as assumed.
-  for (const auto& [name, value] : config.directives) {
-    std::string joined;
-    if (IsVersionedEngine(name) && !JoinPins({value}, &joined))
-      config.unresolved.push_back(
-          {name + " release",
-           fmt::format("'# gpulint: {}={}' is not a release such as 0.6.3 or a pin such as "
-                       "\">=0.8,<0.9\"",
-                       name, value),
-           directive_spans[name]});
-  }
+  auto unreadable_release = [&](const std::string& name) {
+    config.unresolved.push_back(
+        {name + " release",
+         fmt::format("'# gpulint: {}={}' is not a release such as 0.6.3 or a pin such as "
+                     "\">=0.8,<0.9\"",
+                     name, config.directives[name]),
+         directive_spans[name]});
+  };
+  for (const auto& [package, release] : reader_options.package_versions)
+    if (release.empty()) unreadable_release(package);
+  for (const auto& [name, value] : config.directives)
+    if (std::string joined; IsVersionedEngine(name) && !JoinPins({value}, &joined))
+      unreadable_release(name);
   CommandReader reader(*sources, maps, program.virtual_files, reader_options);
 
   // Which processes run at the same time: background jobs overlap what follows until `wait`.
@@ -368,6 +363,10 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       for (const WorkloadSpec& spec : read.map->workloads)
         if (spec.role == workload.role) spec_of = &spec;
       int gpus = 0;
+      // Every GPU the process sees, where the script or the project says which: unknown (0)
+      // otherwise, not a guess.
+      const int visible_gpus =
+          devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
       // A map whose GPU factors are all unset and whose program otherwise runs on every visible
       // GPU (ms-swift without NPROC_PER_NODE) counts those instead.
       bool factors_given = false;
@@ -411,11 +410,11 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
           gpus = GpuCount(read.launch.nproc_per_node->value.number * nodes);
         }
       } else if (workload.SpreadsOverDevices()) {
-        gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
+        gpus = visible_gpus;
       } else if (read.launch.distributed && !pool.empty()) {
         gpus = static_cast<int>(pool.size());  // accelerate/deepspeed default: every visible GPU
       } else if (spec_of && spec_of->all_visible_gpus) {
-        gpus = devices_declared || gpus_per_node ? static_cast<int>(pool.size()) : 0;
+        gpus = visible_gpus;
       } else {
         gpus = 1;
       }
