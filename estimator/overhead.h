@@ -63,6 +63,20 @@ inline double TypicalReserved(double allocated_bytes, double weight_bytes) {
   return typical < high ? typical : high;
 }
 
+/// The reserved peak a long run can die at when the allocator runs with expandable segments
+/// (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True). A segment then grows in place, and on an
+/// allocation that finds no room the allocator unmaps every free page of its segments and
+/// maps them again where the request needs them (c10/cuda/CUDACachingAllocator.cpp, Note
+/// [Expandable Segments]: "If we end up out of memory, we can unmap all the memory in our
+/// segment corresponding to empty physical pages"; `release_blocks` unmaps every free block of
+/// an expandable segment, where a fixed segment is released only when wholly free). So holes
+/// no longer end a run; what stays is the part of a 20 MiB page a hole shares with a live
+/// block. gpulint has no measurement of that with these segments on, so the typical slack
+/// stands in for it: the high end is the typical reserved peak.
+inline double ExpandableReserved(double allocated_bytes, double weight_bytes) {
+  return TypicalReserved(allocated_bytes, weight_bytes);
+}
+
 /// The device total of a process given its reserved peak, its CUDA context and whether it uses
 /// NCCL.
 double DeviceTotal(double reserved_bytes, bool uses_nccl, double context_gib = kCudaContextGib);

@@ -358,8 +358,10 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   b.torch_reserved = TypicalReserved(b.torch_allocated, loaded_weights);
   b.total = DeviceTotal(b.torch_reserved, in.gpus > 1, kTrainingCudaContextGib);
   b.total_low = DeviceTotal(b.torch_allocated, in.gpus > 1, kTrainingCudaContextGib);
-  b.total_high = DeviceTotal(HighReserved(b.torch_allocated, loaded_weights), in.gpus > 1,
-                             kTrainingCudaContextGib);
+  b.total_high = DeviceTotal(in.expandable_segments
+                                 ? ExpandableReserved(b.torch_allocated, loaded_weights)
+                                 : HighReserved(b.torch_allocated, loaded_weights),
+                             in.gpus > 1, kTrainingCudaContextGib);
   if (paged_states > 0) {
     // Paged states take what the GPU has left and page out under pressure: none at the low end.
     double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));

@@ -85,6 +85,9 @@ struct TrainingInput {
   /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
   bool quantized_base_keeps_inputs = false;
   bool forward_only = false;         ///< a frozen reference / reward model scoring batches
+  /// PyTorch's allocator runs with expandable segments: the high end takes the typical slack
+  /// (estimator/overhead.h, ExpandableReserved).
+  bool expandable_segments = false;
 };
 
 Breakdown EstimateTraining(const TrainingInput& input);

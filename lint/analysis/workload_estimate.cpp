@@ -391,6 +391,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     s.Assume("recompute", "none",
              "Megatron recomputes nothing unless recompute_granularity is set");
   in.sequence_parallel = s.BoolOr("sp", false);
+  in.expandable_segments = s.BoolOr("expandable_segments", false);
+  if (in.expandable_segments && explain)
+    out->assumptions.push_back(
+        "expandable_segments:True: the allocator unmaps free pages before an allocation fails, "
+        "so the high end takes the typical slack, not the holes of a long run");
   if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;
   // The loss path: the framework's trait, unless the script turns on a fused cross-entropy.
@@ -411,10 +416,18 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     if (auto completion = s.Number("max_response_len")) in.logit_tokens_per_sequence = *completion;
 
   // LoRA / QLoRA.
-  bool lora = s.Number("lora_rank").value_or(0) > 0 && (s.BoolOr("lora_enabled", true)) &&
-              (!s.String("finetuning_type") || *s.String("finetuning_type") == "lora");
+  // LoRA when the script says so (finetuning_type = lora, axolotl's `adapter: lora`) or gives
+  // a rank where nothing names the fine-tuning type; a rank of 0 turns it off (verl).
+  const std::optional<double> rank = s.Number("lora_rank");
+  const std::optional<std::string> type = s.String("finetuning_type");
+  const bool lora = s.BoolOr("lora_enabled", true) &&
+                    (type ? *type == "lora" && (!rank || *rank > 0) : rank && *rank > 0);
   if (lora) {
-    in.lora_rank = static_cast<int>(s.Number("lora_rank").value_or(8));
+    in.lora_rank = static_cast<int>(rank.value_or(8));
+    if (!rank)
+      s.Assume("lora_rank", "8",
+               "PEFT's LoraConfig default (src/peft/tuners/lora/config.py:613 `r: int = "
+               "field(default=8`)");
     std::string targets = ToLower(s.String("lora_targets").value_or(""));
     // "all", "all-linear", or a list naming MLP projections (gate/up/down, w1/w2, fc1/fc2,
     // c_fc, dense_h_to_4h) means every linear layer.
@@ -438,12 +451,12 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       (quant.format == est::WeightFormat::kNf4 || quant.format == est::WeightFormat::kNf4Double ||
        quant.format == est::WeightFormat::kInt8) &&
       (library == "bitsandbytes" || library == "bnb");
-  if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only) {
-    out->assumptions.push_back(
-        "a quantized base without LoRA cannot be fully fine-tuned; estimated as frozen weights");
-    in.forward_only = false;
-    in.lora_rank = 0;
-  }
+  // transformers' Trainer stops before the first step on a quantized model with no adapter
+  // (src/transformers/trainer_utils.py:131-136 at 2da00a3c, "You cannot perform fine-tuning on
+  // purely quantized models"): there is no training memory to estimate.
+  if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only)
+    out->skipped = "a quantized base with no LoRA adapter is not trained: transformers' Trainer "
+                   "refuses it (\"You cannot perform fine-tuning on purely quantized models\")";
   if (s.BoolOr("ref_model", false) && s.BoolOr("ref_model_on_cpu", false))
     out->assumptions.push_back(
         "the reference model's weights stay in CPU memory between log-prob passes");
@@ -614,6 +627,7 @@ void EstimateResolved(const Workload& workload, const est::Quantization& quant_f
       out->kind == WorkloadEstimate::Kind::kTraining
           ? EstimateTrainingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain)
           : EstimateServingWorkload(workload, arch, quant_from_name, *out->gpu, out, explain);
+  if (!out->skipped.empty()) return;
   for (const std::string& a : breakdown.assumptions) out->assumptions.push_back(a);
   out->fits = breakdown.total_high <= out->usable_bytes &&
               (breakdown.kv_cache_tokens < 0 || out->max_model_len <= 0 ||

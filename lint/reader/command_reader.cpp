@@ -8,6 +8,7 @@
 
 #include "estimator/engine_version.h"
 #include "lint/core/setting_types.h"
+#include "lint/reader/allocator_conf.h"
 #include "lint/reader/config_file.h"
 #include "lint/reader/parse_cache.h"
 #include "lint/reader/python_binding.h"
@@ -100,6 +101,7 @@ class CommandReader::Impl {
     }
     if (at >= words_.size()) return std::move(out_);
     ReadProgram(at);
+    ReadAllocatorConfig();
     return std::move(out_);
   }
 
@@ -138,6 +140,32 @@ class CommandReader::Impl {
     }
   }
 
+  // PyTorch's allocator options, which every PyTorch process reads whatever its framework:
+  // `expandable_segments:True` in PYTORCH_CUDA_ALLOC_CONF (or PYTORCH_ALLOC_CONF, its name from
+  // torch 2.9) becomes the expandable_segments setting of each workload the command starts. A
+  // value gpulint cannot read sets nothing: the allocator is then judged without them.
+  void ReadAllocatorConfig() {
+    const Text* conf = nullptr;
+    for (const char* name : {"PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF"}) {
+      if (auto it = wrapper_env_.find(name); it != wrapper_env_.end()) conf = &it->second;
+      if (!conf) conf = record_.Env(name);
+      if (conf) break;
+    }
+    if (!conf || !conf->Known()) return;
+    std::optional<bool> expandable = ExpandableSegmentsOption(conf->Str());
+    if (!expandable) return;
+    for (Workload& workload : out_.workloads) {
+      if (workload.Find("expandable_segments")) continue;
+      Setting setting;
+      setting.name = "expandable_segments";
+      setting.value = Value::Bool(*expandable);
+      setting.span = SpanOf(*conf);
+      setting.origin = Origin::kLiteral;
+      setting.via = "PYTORCH_CUDA_ALLOC_CONF";
+      workload.settings.emplace(setting.name, std::move(setting));
+    }
+  }
+
   // nohup, env, time, conda run -n x, ...: dropped with their own options.
   bool StripWrapper(size_t at, size_t* next) {
     for (const FrameworkMap& header : r_.maps_.maps()) {
@@ -151,8 +179,11 @@ class CommandReader::Impl {
           const std::string& word = texts_[i];
           if (is_env && word.find('=') != std::string::npos && !LooksLikeFlag(word)) {
             size_t eq = word.find('=');
-            if (word.substr(0, eq) == "CUDA_VISIBLE_DEVICES")
+            const std::string name = word.substr(0, eq);
+            if (name == "CUDA_VISIBLE_DEVICES")
               ApplyVisibleDevices(words_[i].Substr(eq + 1, word.size()));
+            if (name == "PYTORCH_CUDA_ALLOC_CONF" || name == "PYTORCH_ALLOC_CONF")
+              wrapper_env_.insert_or_assign(name, words_[i].Substr(eq + 1, word.size()));
             ++i;
             continue;
           }
@@ -935,6 +966,8 @@ class CommandReader::Impl {
   const CommandRecord& record_;
   std::vector<Text> words_;
   std::vector<std::string> texts_;  ///< words_[i].Str(), made once
+  /// PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF given to an `env` wrapper.
+  std::map<std::string, Text> wrapper_env_;
   ProgramRead out_;
   std::vector<Pending> launcher_pending_;
   std::vector<std::pair<std::string, Setting>> further_;

@@ -346,3 +346,75 @@ TEST_CASE("vLLM 0.9.2 runs V0 under VLLM_USE_V1=0 and on a Volta GPU, V1 elsewhe
   CHECK(v0.breakdown->activations > 8 * v1.breakdown->activations);
   CHECK(v0.breakdown->kv_cache < v1.breakdown->kv_cache);
 }
+
+namespace {
+
+// The first workload of a YAML config linted alone (an axolotl config), estimated on `gpu`.
+WorkloadEstimate EstimateConfig(const Catalog& catalog, const std::string& yaml,
+                                const std::string& gpu) {
+  SourceMap sources;
+  ReadResult read = ReadScript("config.yml", yaml, testing::TestMaps(), {}, &sources);
+  REQUIRE(!read.config.workloads.empty());
+  return EstimateWorkload(read.config.workloads[0], read.config, Context(catalog, gpu));
+}
+
+bool HasAssumption(const WorkloadEstimate& estimate, const std::string& text) {
+  return std::any_of(estimate.assumptions.begin(), estimate.assumptions.end(),
+                     [&](const std::string& a) { return a.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("axolotl's adapter: lora without lora_r is LoRA of PEFT's default rank, not a full "
+          "fine-tune", "[analysis]") {
+  // The config keys of axolotl issue #814 (Mistral-7B, 8-bit base, LoRA, 4096 tokens).
+  Catalog catalog;
+  WorkloadEstimate lora = EstimateConfig(catalog,
+                                         "base_model: mistralai/Mistral-7B-v0.1\n"
+                                         "load_in_8bit: true\n"
+                                         "adapter: lora\n"
+                                         "sequence_len: 4096\n"
+                                         "micro_batch_size: 1\n",
+                                         "A100-80GB");
+  REQUIRE(lora.breakdown);
+  CHECK(HasAssumption(lora, "lora_rank not set: 8 assumed"));
+  // 7.2e9 int8 weights are ~7 GiB; adapters of rank 8 on q and v have gradients and AdamW
+  // moments of megabytes, where a full fine-tune's would be 13.5 and 27 GiB.
+  CHECK(est::BytesToGib(lora.breakdown->weights) < 8.0);
+  CHECK(est::BytesToGib(lora.breakdown->gradients) < 0.5);
+  CHECK(est::BytesToGib(lora.breakdown->optimizer) < 0.5);
+}
+
+TEST_CASE("a quantized base with no adapter is not estimated: transformers refuses to train it",
+          "[analysis]") {
+  Catalog catalog;
+  WorkloadEstimate full = EstimateConfig(catalog,
+                                         "base_model: mistralai/Mistral-7B-v0.1\n"
+                                         "load_in_8bit: true\n"
+                                         "sequence_len: 4096\n",
+                                         "A100-80GB");
+  CHECK(!full.breakdown);
+  CHECK(full.skipped.find("purely quantized") != std::string::npos);
+}
+
+TEST_CASE("expandable segments bring a trainer's high end down to the typical slack",
+          "[analysis][allocator]") {
+  Catalog catalog;
+  const std::string train =
+      "torchrun --nproc_per_node 8 -m verl.trainer.fsdp_sft_trainer "
+      "model.partial_pretrain=Qwen/Qwen3-4B data.micro_batch_size_per_gpu=4 "
+      "data.max_length=4096\n";
+  WorkloadEstimate fixed = EstimateFirst(catalog, train);
+  WorkloadEstimate expandable =
+      EstimateFirst(catalog, "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True " + train);
+  REQUIRE(fixed.breakdown);
+  REQUIRE(expandable.breakdown);
+  // The same tensors and the same typical run...
+  CHECK(expandable.breakdown->torch_allocated == Approx(fixed.breakdown->torch_allocated));
+  CHECK(expandable.breakdown->total == Approx(fixed.breakdown->total));
+  // ...but holes no longer end a long run: its high end is the typical total.
+  CHECK(expandable.breakdown->total_high == Approx(expandable.breakdown->total));
+  CHECK(fixed.breakdown->total_high > fixed.breakdown->total * 1.05);
+  CHECK(HasAssumption(expandable, "expandable_segments:True"));
+  CHECK(!HasAssumption(fixed, "expandable_segments"));
+}

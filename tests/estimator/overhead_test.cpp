@@ -22,3 +22,11 @@ TEST_CASE("a typical run never reserves more than a long one", "[estimator][over
   CHECK(TypicalReserved(10.0, 9.5) == Approx(HighReserved(10.0, 9.5)));
   CHECK(TypicalReserved(10.0, 9.5) < 10.0 * (1 + kAllocatorSlackFraction));
 }
+
+TEST_CASE("with expandable segments a long run reserves what a typical one does",
+          "[estimator][overhead]") {
+  CHECK(ExpandableReserved(10.0, 1.0) == Approx(TypicalReserved(10.0, 1.0)));
+  CHECK(ExpandableReserved(10.0, 1.0) < HighReserved(10.0, 1.0));
+  // Never above the high end of fixed segments.
+  CHECK(ExpandableReserved(10.0, 9.5) == Approx(HighReserved(10.0, 9.5)));
+}

@@ -436,3 +436,35 @@ TEST_CASE("a team's own module is read when a launcher starts it, a bare python 
   ReadResult tool = gpulint::testing::ReadText("python -m pip install vllm\n", &sources);
   CHECK(tool.config.workloads.empty());
 }
+
+TEST_CASE("PYTORCH_CUDA_ALLOC_CONF's expandable segments reach every workload of the command",
+          "[reader][allocator]") {
+  const std::string train =
+      "torchrun --nproc_per_node 8 -m verl.trainer.fsdp_sft_trainer "
+      "model.partial_pretrain=Qwen/Qwen3-4B\n";
+  struct Row {
+    std::string script;
+    std::string expected;
+  };
+  const Row rows[] = {
+      // As ms-swift's examples/train/full/qwen2_5_32b.sh writes it: a prefix assignment.
+      {"PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True' " + train,
+       "expandable_segments=true@1:26(l)"},
+      {"export PYTORCH_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128\n" + train,
+       "expandable_segments=true@1:27(l)"},
+      {"env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False " + train,
+       "expandable_segments=false@1:29(l)"},
+      // Nothing set, a value gpulint cannot read, a spelling PyTorch refuses: not set.
+      {train, "expandable_segments=?"},
+      {"PYTORCH_CUDA_ALLOC_CONF=$ALLOC " + train, "expandable_segments=?"},
+      {"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:true " + train, "expandable_segments=?"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.script);
+    SourceMap sources;
+    ReadResult result = gpulint::testing::ReadText(row.script, &sources);
+    REQUIRE(result.config.workloads.size() == 1);
+    CHECK(gpulint::testing::Dump(result.config.workloads[0], {"expandable_segments"}) ==
+          row.expected);
+  }
+}
