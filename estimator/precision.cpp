@@ -7,7 +7,10 @@ bool ParsePrecision(const std::string& text, Precision* precision) {
     *precision = Precision::kBf16;
   } else if (text == "fp16" || text == "float16" || text == "half") {
     *precision = Precision::kFp16;
-  } else if (text == "amp-bf16" || text == "bf16-mixed" || text == "amp_bf16") {
+  } else if (text == "amp-bf16" || text == "bf16-mixed" || text == "amp_bf16" ||
+             text == "amp-16") {
+    // amp-16: a framework's "auto", bf16 where the GPU has it and fp16 where not; the same
+    // bytes either way.
     *precision = Precision::kAmpBf16;
   } else if (text == "amp-fp16" || text == "fp16-mixed" || text == "amp_fp16") {
     *precision = Precision::kAmpFp16;

@@ -706,7 +706,10 @@ class CommandReader::Impl {
                             const std::set<std::string>& flags,
                             const PythonSource* source) const {
     for (const MatchSpec& match : map.matches) {
-      if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at))
+      // A command whose flags changed between releases (ms-swift 2.x's --sft_type) is told
+      // apart the same way as a module below.
+      if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at) &&
+          AnyFlagPresent(match.requires_flags, flags))
         return &match;
       // A module whose command line changed between versions (OpenRLHF's dotted flags) is
       // told apart by the flags only one of its versions has.

@@ -134,3 +134,53 @@ TEST_CASE("GL207 accepts ms-swift's processes spread over several GPUs each, whe
   CHECK(uneven.exit_code == 1);
   CHECK(uneven.out.find("GL207") != std::string::npos);
 }
+
+// rules/frameworks/ms-swift-2.toml: the 2.x command line (v2.6.1), told apart from 4.x by the
+// flags 3.0 renamed. The command of ms-swift issue #3422 (8 x V100, CUDA out of memory).
+TEST_CASE("swift sft with 2.x flags is ms-swift 2.x: --sft_type, --batch_size, its presets",
+          "[frameworks]") {
+  const std::string issue_3422 =
+      "NPROC_PER_NODE=8 swift sft \\\n"
+      "  --model_id_or_path Qwen/Qwen2.5-7B --sft_type lora --lora_rank 16 \\\n"
+      "  --deepspeed default-zero2 --use_flash_attn false \\\n"
+      "  --max_length 10000 --gradient_accumulation_steps 16";
+  SourceMap sources;
+  ReadResult read;
+  const Workload& train = Train(issue_3422, &sources, &read);
+  CHECK(train.framework == "ms-swift-2");
+  CHECK(train.gpus == 8);
+  CHECK(Dump(train, {"model", "finetuning_type", "lora_rank", "attn_impl", "max_seq_len"}) ==
+        "model=Qwen/Qwen2.5-7B@2:22(l) finetuning_type=lora@2:49(l) lora_rank=16@2:66(l) "
+        "attn_impl=eager@3:46(l) max_seq_len=10000@4:16(l)");
+  // 2.x's preset names (argument.py:963-972), and its defaults: batch 1, checkpointing on,
+  // 16-bit autocast that is fp16 on a GPU without bf16 (so no bf16 warning on a V100).
+  CHECK(Dump(train, {"zero_stage"}).rfind("zero_stage=2@", 0) == 0);
+  CHECK(Dump(train, {"micro_batch", "grad_ckpt", "dtype"}) ==
+        "micro_batch=1(d) grad_ckpt=true(d) dtype=amp-16(d)");
+
+  // The same words with 4.x flags stay ms-swift 4.x.
+  ReadResult modern;
+  CHECK(Train(kLora, &sources, &modern).framework == "ms-swift");
+  // --batch_size alone marks 2.x too; --model_type alone does not (3.x and 4.x have it).
+  ReadResult batch;
+  CHECK(Train("swift sft --model_type qwen2_5-7b --batch_size 2", &sources, &batch).framework ==
+        "ms-swift-2");
+  ReadResult model_type;
+  CHECK(Train("swift sft --model_type qwen2_5 --model Qwen/Qwen2.5-7B", &sources, &model_type)
+            .framework == "ms-swift");
+}
+
+TEST_CASE("ms-swift issue #3422: 10,000 tokens of eager attention on a V100 do not fit",
+          "[frameworks][rules]") {
+  gpulint::testing::TempDir dir;
+  std::string path = dir.Write(
+      "issue_3422.sh",
+      "# gpulint: gpu=V100-32GB\n"
+      "NPROC_PER_NODE=8 swift sft --model_id_or_path Qwen/Qwen2.5-7B --sft_type lora "
+      "--deepspeed default-zero2 --use_flash_attn false --max_length 10000\n");
+  auto lint = gpulint::testing::RunGpulint({"lint", "--isolated", path});
+  CHECK(lint.exit_code == 1);
+  CHECK(lint.out.find("GL101") != std::string::npos);
+  // fp16 on a V100, as 2.x's dtype AUTO picks: no bf16 warning.
+  CHECK(lint.out.find("GL112") == std::string::npos);
+}
