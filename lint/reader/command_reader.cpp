@@ -145,10 +145,13 @@ class CommandReader::Impl {
   // torch 2.9) becomes the expandable_segments setting of each workload the command starts. A
   // value gpulint cannot read sets nothing: the allocator is then judged without them.
   void ReadAllocatorConfig() {
+    // torch 2.9 reads the new name first and falls back to the old one.
     const Text* conf = nullptr;
+    const char* via = nullptr;
     for (const char* name : {"PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF"}) {
       if (auto it = wrapper_env_.find(name); it != wrapper_env_.end()) conf = &it->second;
       if (!conf) conf = record_.Env(name);
+      via = name;
       if (conf) break;
     }
     if (!conf || !conf->Known()) return;
@@ -161,7 +164,7 @@ class CommandReader::Impl {
       setting.value = Value::Bool(*expandable);
       setting.span = SpanOf(*conf);
       setting.origin = Origin::kLiteral;
-      setting.via = "PYTORCH_CUDA_ALLOC_CONF";
+      setting.via = via;
       workload.settings.emplace(setting.name, std::move(setting));
     }
   }

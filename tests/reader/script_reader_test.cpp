@@ -467,4 +467,14 @@ TEST_CASE("PYTORCH_CUDA_ALLOC_CONF's expandable segments reach every workload of
     CHECK(gpulint::testing::Dump(result.config.workloads[0], {"expandable_segments"}) ==
           row.expected);
   }
+  // Torch 2.9's name is read first, and said as the way the value came.
+  SourceMap sources;
+  ReadResult both = gpulint::testing::ReadText(
+      "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False\n"
+      "export PYTORCH_ALLOC_CONF=expandable_segments:True\n" + train, &sources);
+  REQUIRE(both.config.workloads.size() == 1);
+  const gpulint::Setting* expandable = both.config.workloads[0].Find("expandable_segments");
+  REQUIRE(expandable);
+  CHECK(expandable->value.boolean);
+  CHECK(expandable->via == "PYTORCH_ALLOC_CONF");
 }
