@@ -453,10 +453,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       (library == "bitsandbytes" || library == "bnb");
   // transformers' Trainer stops before the first step on a quantized model with no adapter
   // (src/transformers/trainer_utils.py:131-136 at 2da00a3c, "You cannot perform fine-tuning on
-  // purely quantized models"): there is no training memory to estimate.
+  // purely quantized models"); what a loop of a team's own would train of it is not modelled.
   if (quant.format != est::WeightFormat::kDefault && !lora && !in.forward_only)
-    out->skipped = "a quantized base with no LoRA adapter is not trained: transformers' Trainer "
-                   "refuses it (\"You cannot perform fine-tuning on purely quantized models\")";
+    out->skipped = "a quantized base with no LoRA adapter is not modelled: transformers' Trainer "
+                   "refuses to train it (\"You cannot perform fine-tuning on purely quantized "
+                   "models\")";
   if (s.BoolOr("ref_model", false) && s.BoolOr("ref_model_on_cpu", false))
     out->assumptions.push_back(
         "the reference model's weights stay in CPU memory between log-prob passes");
