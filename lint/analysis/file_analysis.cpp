@@ -1,7 +1,9 @@
 #include "lint/analysis/file_analysis.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -32,6 +34,9 @@ bool CheckOverride(const std::string& name, const std::string& value, std::strin
   }
   const SettingInfo& info = known->second;
   if (info.type == SettingType::kBool && !ParseBoolText(value)) return fail("not true or false");
+  if (!info.values.empty() &&
+      std::find(info.values.begin(), info.values.end(), value) == info.values.end())
+    return fail(fmt::format("not one of {}", fmt::join(info.values, ", ")));
   if (info.type != SettingType::kInt && info.type != SettingType::kNumber) return true;
   double number = 0;
   if (!ParseNumber(value, &number) || !std::isfinite(number)) return fail("not a number");

@@ -11,18 +11,23 @@
 namespace gpulint {
 namespace {
 
+// kMayNot also holds a verdict the data decides (a sequence length no flag sets): neither
+// "fits" nor "does not fit" can be said of it.
 enum class Verdict { kFits, kMayNot, kDoesNot };
 
 // As the memory rules judge: "does not fit" past the limit at the low end (GL101), "fits"
-// within it at the high end, a range across it in between (GL113).
-Verdict VerdictOf(const est::Breakdown& b, double usable_bytes) {
-  if (b.total_low > usable_bytes) return Verdict::kDoesNot;
-  if (b.total_high <= usable_bytes) return Verdict::kFits;
+// within it at the high end, a range across it in between (GL113), and no verdict where a value
+// the data decides flips it.
+Verdict VerdictOf(const WorkloadEstimate& e) {
+  if (!e.undecided.empty()) return Verdict::kMayNot;
+  if (e.breakdown->total_low > e.usable_bytes) return Verdict::kDoesNot;
+  if (e.breakdown->total_high <= e.usable_bytes) return Verdict::kFits;
   return Verdict::kMayNot;
 }
 
-const char* Words(Verdict verdict) {
-  switch (verdict) {
+std::string Words(const WorkloadEstimate& e) {
+  if (!e.undecided.empty()) return "depends on the data";
+  switch (VerdictOf(e)) {
     case Verdict::kFits: return "fits";
     case Verdict::kMayNot: return "may not fit";
     case Verdict::kDoesNot: return "does not fit";
@@ -35,10 +40,83 @@ std::string Range(const est::Breakdown& b) {
                      est::BytesToGib(b.total_high));
 }
 
+// What an estimate says in a few words: its range, or up to what the data fits where the data
+// decides.
+std::string Outcome(const WorkloadEstimate& e) {
+  return e.undecided_bound.empty() ? Range(*e.breakdown) : e.undecided_bound;
+}
+
+// Whether two estimates say the same: their ranges within 0.05 GiB, and the data deciding alike.
+bool Same(const WorkloadEstimate& a, const WorkloadEstimate& b) {
+  return std::abs(a.breakdown->total_high - b.breakdown->total_high) < 0.05 * est::kGiB &&
+         std::abs(a.breakdown->total_low - b.breakdown->total_low) < 0.05 * est::kGiB &&
+         a.undecided == b.undecided;
+}
+
 // Written by the script itself (a flag, a variable, a config file it reads): a reading.
 bool WrittenInScript(const Setting& setting) {
   return setting.origin == Origin::kLiteral || setting.origin == Origin::kVariableDefault ||
          setting.origin == Origin::kConfigFile;
+}
+
+// Whether `reading` holds for `workload`: the flag is written as the reading says (or, for an
+// unset reading, left out), and the script does not state the meaning some other way.
+bool Holds(const ReadingSpec& reading, const Workload& workload) {
+  const Setting* setting = workload.Find(reading.setting);
+  if (reading.unset) {
+    if (setting) return false;
+  } else {
+    if (!setting || !WrittenInScript(*setting)) return false;
+    if (!reading.value.empty() && setting->value.ToString() != reading.value) return false;
+    if (!reading.flags.empty() && std::find(reading.flags.begin(), reading.flags.end(),
+                                            setting->written_as) == reading.flags.end())
+      return false;
+  }
+  // A meaning stated by a directive or --set (`batch_scope=per_device`) settles
+  // it: the script has said what the flag does.
+  for (const auto& [name, text] : reading.other)
+    if (name != reading.setting && workload.Find(name)) return false;
+  return true;
+}
+
+// The directive that states the map's meaning: its `taken` settings, else the setting's value.
+std::string StatedAsTaken(const ReadingSpec& reading, const Workload& workload) {
+  if (reading.taken.empty()) {
+    const Setting* setting = workload.Find(reading.setting);
+    return fmt::format("{}={}", reading.setting,
+                       reading.unset || !setting ? reading.value : setting->value.ToString());
+  }
+  std::string stated;
+  for (const auto& [name, text] : reading.taken)
+    stated += fmt::format("{}{}={}", stated.empty() ? "" : " ", name, text);
+  return stated;
+}
+
+// The workload under `reading`'s other meaning; `stated` gets the directive that states it.
+void ApplyOther(const ReadingSpec& reading, Workload* workload, std::string* stated) {
+  for (const auto& [name, text] : reading.other) {
+    Setting& changed = workload->settings[name];
+    changed.name = name;
+    changed.value = TypedValue(name, text);
+    changed.origin = Origin::kDirective;
+    *stated += fmt::format("{}{}={}", stated->empty() ? "" : " ", name, text);
+  }
+}
+
+// How the flag is named to people: as the reading names it, else as the script wrote it.
+std::string FlagOf(const ReadingSpec& reading, const Workload& workload) {
+  if (!reading.flag.empty()) return reading.flag;
+  const Setting* setting = workload.Find(reading.setting);
+  if (setting && !setting->written_as.empty()) return setting->written_as;
+  return setting && !setting->via.empty() ? setting->via : reading.setting;
+}
+
+void Decide(WorkloadEstimate* estimate, const std::string& setting, std::string why) {
+  if (std::find(estimate->unknown_inputs.begin(), estimate->unknown_inputs.end(), setting) ==
+      estimate->unknown_inputs.end())
+    estimate->unknown_inputs.push_back(setting);
+  estimate->reading_setting = setting;
+  estimate->reading_decides = std::move(why);
 }
 
 }  // namespace
@@ -46,48 +124,67 @@ bool WrittenInScript(const Setting& setting) {
 void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& readings,
                    WorkloadEstimate* estimate) {
   if (!estimate->breakdown || estimate->usable_bytes <= 0) return;
+  const Verdict as_taken = VerdictOf(*estimate);
+  std::vector<const ReadingSpec*> holding;  // for the joint check below
   for (const ReadingSpec& reading : readings) {
-    const Setting* setting = workload.Find(reading.setting);
-    if (!setting || !WrittenInScript(*setting)) continue;
-    if (!reading.value.empty() && setting->value.ToString() != reading.value) continue;
+    if (!Holds(reading, workload)) continue;
+    holding.push_back(&reading);
     Workload other = workload;
     std::string stated;  // the directive that states the other meaning
-    for (const auto& [name, text] : reading.other) {
-      Setting& changed = other.settings[name];
-      changed.name = name;
-      changed.value = TypedValue(name, text);
-      changed.origin = Origin::kDirective;
-      stated += fmt::format("{}{}={}", stated.empty() ? "" : " ", name, text);
-    }
-    WorkloadEstimate priced = EstimateSettings(other, *estimate);
-    if (!priced.breakdown) continue;
-    const std::string flag = !reading.flag.empty() ? reading.flag
-                             : !setting->via.empty() ? setting->via
-                                                     : reading.setting;
-    const est::Breakdown& taken = *estimate->breakdown;
-    const est::Breakdown& alternative = *priced.breakdown;
+    ApplyOther(reading, &other, &stated);
+    WorkloadEstimate priced = EstimateSettings(other, *estimate, /*explain=*/true);
     // The same memory either way (a model that only generates keeps 16-bit weights under both
-    // readings of --bf16): nothing to say.
-    if (std::abs(taken.total_high - alternative.total_high) < 0.05 * est::kGiB &&
-        std::abs(taken.total_low - alternative.total_low) < 0.05 * est::kGiB)
-      continue;
+    // readings of --bf16; one process holds the whole batch under both readings of
+    // --batch-size): nothing to say.
+    if (!priced.breakdown || Same(priced, *estimate)) continue;
+    const std::string flag = FlagOf(reading, workload);
     estimate->assumptions.push_back(fmt::format("{} read as {}: {}; if {}: {}", flag,
-                                                reading.taken_as, Range(taken), reading.other_as,
-                                                Range(alternative)));
-    const Verdict as_taken = VerdictOf(taken, estimate->usable_bytes);
-    const Verdict as_other = VerdictOf(alternative, estimate->usable_bytes);
-    if (as_taken == as_other || !estimate->reading_decides.empty()) continue;
-    if (std::find(estimate->unknown_inputs.begin(), estimate->unknown_inputs.end(),
-                  reading.setting) == estimate->unknown_inputs.end())
-      estimate->unknown_inputs.push_back(reading.setting);
-    estimate->reading_decides = fmt::format(
-        "the verdict rests on what {} means to this script: read as {} it {} ({} of {:.1f} GiB), "
-        "if {} it {} ({}); state the meaning ('# gpulint: {}', or '# gpulint: {}={}' for the "
-        "first) to have it judged",
-        flag, reading.taken_as, Words(as_taken), Range(taken),
-        est::BytesToGib(estimate->usable_bytes), reading.other_as, Words(as_other),
-        Range(alternative), stated, reading.setting, setting->value.ToString());
+                                                reading.taken_as, Outcome(*estimate),
+                                                reading.other_as, Outcome(priced)));
+    if (as_taken == VerdictOf(priced) || !estimate->reading_decides.empty()) continue;
+    Decide(estimate, reading.setting,
+           fmt::format("the verdict rests on what {} means to this script: read as {} it {} "
+                       "({} of {:.1f} GiB), if {} it {} ({}); state the meaning ('# gpulint: "
+                       "{}', or '# gpulint: {}' for the first) to have it judged",
+                       flag, reading.taken_as, Words(*estimate), Outcome(*estimate),
+                       est::BytesToGib(estimate->usable_bytes), reading.other_as,
+                       Words(priced), Outcome(priced), stated,
+                       StatedAsTaken(reading, workload)));
   }
+  // No one reading decides, but together they may: `--bf16` as bf16 weights and `--batch-size`
+  // as a global batch each leave the job out of memory and both at once fit it. An error then
+  // still rests on readings the script has not stated. A reading that moves nothing alone may
+  // with the others (a length cap the data decides once the states fit), so all are priced
+  // together, and those the joint estimate needs are named.
+  if (!estimate->reading_decides.empty() || holding.size() < 2) return;
+  auto joint = [&](const ReadingSpec* left_out) {
+    Workload other = workload;
+    std::string stated;
+    for (const ReadingSpec* reading : holding)
+      if (reading != left_out) ApplyOther(*reading, &other, &stated);
+    return EstimateSettings(other, *estimate, /*explain=*/true);
+  };
+  WorkloadEstimate priced = joint(nullptr);
+  if (!priced.breakdown || VerdictOf(priced) == as_taken) return;
+  std::string stated, as_read, flags;
+  const ReadingSpec* first = nullptr;
+  for (const ReadingSpec* reading : holding) {
+    WorkloadEstimate without = joint(reading);
+    if (without.breakdown && Same(without, priced)) continue;
+    if (!first) first = reading;
+    Workload unused = workload;
+    ApplyOther(*reading, &unused, &stated);
+    as_read += (as_read.empty() ? "" : " ") + StatedAsTaken(*reading, workload);
+    flags += fmt::format("{}{}", flags.empty() ? "" : ", ", FlagOf(*reading, workload));
+  }
+  if (!first) return;
+  Decide(estimate, first->setting,
+         fmt::format("the verdict rests on what {} mean to this script: as read it {} ({} of "
+                     "{:.1f} GiB), under their other meanings together it {} ({}); state the "
+                     "meanings ('# gpulint: {}', or '# gpulint: {}' as read) to have it judged",
+                     flags, Words(*estimate), Outcome(*estimate),
+                     est::BytesToGib(estimate->usable_bytes), Words(priced), Outcome(priced),
+                     stated, as_read));
 }
 
 }  // namespace gpulint

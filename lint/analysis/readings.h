@@ -1,10 +1,14 @@
 // Flags whose meaning a team's own code decides. The generic map reads `--bf16` the way the HF
 // Trainer does (mixed precision over fp32 weights); a hand-written trainer may load the model in
-// bf16 instead, and the weights and AdamW states then take half. Each [[reading]] of the map
-// that applies is priced both ways: the estimate lists the two numbers, and where they fall on
-// different sides of the GPU's memory the verdict is left open (rules that need the estimate do
-// not fire) with a warning that says how to state the meaning (`# gpulint: dtype=bf16`). A value
-// stated by a directive, gpulint.toml or --set is not a reading: it is judged as stated.
+// bf16 instead, and the weights and AdamW states then take half. `--batch-size` may be each
+// GPU's or the whole step's, and an optimizer the command line leaves out AdamW or an 8-bit one
+// (a length flag has none: padded to it or capped at it, a batch peaks at it). Each [[reading]]
+// of the map that applies is priced both ways: the estimate lists the two numbers, and where
+// they fall on different sides of the GPU's memory the verdict is left open (rules that need
+// the estimate do not fire) with a warning that says how to state the meaning
+// (`# gpulint: dtype=bf16`). Where no one reading decides but all of them together do, the
+// verdict is left open the same way. A value stated by a directive, gpulint.toml or --set is
+// not a reading: it is judged as stated.
 #pragma once
 
 #include <vector>

@@ -1,7 +1,9 @@
 #include "lint/analysis/value_check.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "lint/core/setting_types.h"
@@ -16,8 +18,12 @@ constexpr double kMaxInt = 2147483647;
 // Why `value` is not a value of setting `name`, or "" when it is one.
 std::string Problem(const std::string& name, const Value& value) {
   auto info = SettingTypes().find(name);
-  if (info == SettingTypes().end() || !value.is_number()) return "";
+  if (info == SettingTypes().end()) return "";
   const SettingInfo& s = info->second;
+  if (!s.values.empty() && value.is_string() &&
+      std::find(s.values.begin(), s.values.end(), value.text) == s.values.end())
+    return fmt::format("not one of {}", fmt::join(s.values, ", "));
+  if (!value.is_number()) return "";
   if (s.type != SettingType::kInt && s.type != SettingType::kNumber) return "";
   const double n = value.number;
   if (!std::isfinite(n)) return "not a finite number";

@@ -195,6 +195,7 @@ void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
           "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
           "max_seq_len=N directive) to have it judged",
           fits, in.seq_len, est::BytesToGib(assumed.total_high));
+      out->undecided_bound = fmt::format("sequences up to {} tokens fit", fits);
       return;
     case DataDecides::kPrompt:
       out->undecided = fmt::format(
@@ -202,6 +203,7 @@ void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
           "prompts up to {} tokens fit, the assumed {} need {:.1f} GiB; state the longest "
           "prompt (# gpulint: max_prompt_len=N) to have it judged",
           probe.completion_tokens, fits, assumed_len, est::BytesToGib(assumed.total_high));
+      out->undecided_bound = fmt::format("prompts up to {} tokens fit", fits);
       return;
     case DataDecides::kUnpadded:
       out->undecided = fmt::format(
@@ -209,6 +211,7 @@ void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
           "sequences average up to {} tokens fit; all {} at the full {} tokens need {:.1f} GiB; "
           "state the length the data reaches (# gpulint: data_seq_len=N) to have it judged",
           in.micro_batch, fits, in.micro_batch, in.seq_len, est::BytesToGib(assumed.total_high));
+      out->undecided_bound = fmt::format("sequences averaging up to {} tokens fit", fits);
       return;
     case DataDecides::kBudgetFill:
       out->undecided = fmt::format(
@@ -221,6 +224,9 @@ void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
           std::ceil(probe.budget_tokens / probe.sequences_per_gpu),
           std::min(probe.budget_tokens, fits * probe.sequences_per_gpu),
           est::BytesToGib(assumed.total_high));
+      out->undecided_bound =
+          fmt::format("up to {:.0f} tokens per micro batch fit",
+                      std::min(probe.budget_tokens, fits * probe.sequences_per_gpu));
       return;
   }
 }
@@ -286,6 +292,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                                           ? *experience_batch
                                           : s.NumberOr("micro_batch", 1, "one sequence per GPU"));
   }
+  // A batch the team's code splits over its data-parallel processes (batch_scope=global, as
+  // stated or as the generic map's other reading of --batch-size): each GPU runs its share.
+  if (!token_budget && s.String("batch_scope").value_or("per_device") == "global" && dp > 1)
+    in.micro_batch = static_cast<int>(std::ceil(in.micro_batch / static_cast<double>(dp)));
   // A trainer that runs each example as several sequences in one forward (DPO's chosen and
   // rejected completions, concatenated into one batch): the micro-batch holds that many more.
   if (auto per_example = s.Number("sequences_per_example"); per_example && *per_example > 1)
@@ -755,7 +765,8 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
   return out;
 }
 
-WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved) {
+WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved,
+                                  bool explain) {
   WorkloadEstimate out;
   out.kind = resolved.kind;
   if (!resolved.model || !resolved.gpu) {
@@ -766,7 +777,7 @@ WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstima
   out.gpu = resolved.gpu;
   out.usable_bytes = resolved.usable_bytes;
   if (SkipSplitTraining(workload, &out)) return out;
-  EstimateResolved(workload, resolved.resolution.quant_from_name, &out, /*explain=*/false);
+  EstimateResolved(workload, resolved.resolution.quant_from_name, &out, explain);
   return out;
 }
 

@@ -47,9 +47,12 @@ struct WorkloadEstimate {
   /// Why the verdict is left open although there is an estimate: it flips with a value the
   /// script leaves to the data (the sequence length), and that value is in unknown_inputs.
   std::string undecided;
+  /// Its short form: up to what the data fits ("sequences up to 2737 tokens fit").
+  std::string undecided_bound;
   /// Why the verdict is left open: a flag of a team's own entry point whose meaning decides it
   /// (lint/analysis/readings.h); the setting is in unknown_inputs.
   std::string reading_decides;
+  std::string reading_setting;  ///< the setting of that flag (GL009 points at it)
 };
 
 /// The GPU a file's workloads run on: --gpu, a directive or SBATCH, gpulint.toml.
@@ -62,8 +65,9 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
 
 /// Estimates `workload` on the model and GPU that `resolved` (an estimate of the same workload
 /// before some settings changed) already found: the tuner's inner loop changes settings only,
-/// and resolving the names costs more than the estimate. Its assumptions are not worded: only
-/// the numbers and `unknown_inputs` are filled.
-WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved);
+/// and resolving the names costs more than the estimate. Its assumptions are not worded unless
+/// `explain`: by default only the numbers and `unknown_inputs` are filled.
+WorkloadEstimate EstimateSettings(const Workload& workload, const WorkloadEstimate& resolved,
+                                  bool explain = false);
 
 }  // namespace gpulint

@@ -47,6 +47,7 @@ struct Setting {
   SourceSpan span;      ///< the value's text; invalid for framework defaults
   Origin origin = Origin::kLiteral;
   std::string via;      ///< e.g. "$MICRO_BATCH" or "--micro-batch-size" (how it reached the flag)
+  std::string written_as;  ///< the flag or key that set it, as the script spells it ("--bs")
   bool editable = false;       ///< the span holds exactly the value's text
   std::string not_editable_reason;  ///< why the tuner may not rewrite it
   bool ambiguous = false;      ///< differs between branches: value is one candidate, not picked

@@ -39,6 +39,9 @@ const std::map<std::string, SettingInfo>& SettingTypes() {
           if (const toml::array* related = (*t)["related"].as_array())
             for (const toml::node& r : *related)
               if (auto text = r.value<std::string>()) info.related.push_back(*text);
+          if (const toml::array* values = (*t)["values"].as_array())
+            for (const toml::node& v : *values)
+              if (auto text = v.value<std::string>()) info.values.push_back(*text);
         }
         out[std::string(name.str())] = info;
       }

@@ -16,6 +16,7 @@ struct SettingInfo {
   std::string doc;
   std::vector<std::string> related;  ///< settings written next to it (where the tuner inserts it)
   std::optional<double> min, max;    ///< the values that make sense (checked for --set)
+  std::vector<std::string> values;   ///< a string setting's only values; empty: any
 };
 
 /// Every known setting, from the embedded rules/settings.toml (parsed once).

@@ -349,18 +349,21 @@ class CommandReader::Impl {
       return used;
     }
     if (spec->kind == FlagSpec::Kind::kValue && !value) return used;
-    AddSetting(*spec, value, negated, flag_span, /*config=*/false, pending);
+    AddSetting(*spec, value, negated, flag_span, /*config=*/false, pending, name);
     return used;
   }
 
+  // `written_as`: the flag or key as the script spells it (a [[reading]] may hold for some
+  // spellings of a setting only).
   void AddSetting(const FlagSpec& spec, const Text* value, bool negated, const SourceSpan& span,
-                  bool config, std::vector<Pending>* pending) {
+                  bool config, std::vector<Pending>* pending, const std::string& written_as = "") {
     if (!spec.unmodelled.empty() || !spec.unmodelled_values.empty())
       NoteUnmodelled(spec, value, negated, span, config, pending);
     if (spec.setting.empty()) return;
     auto built = BuildSetting(spec, value, negated, span, config, r_.sources_);
     if (!built) return;
     if (built->unresolved) out_.unresolved.push_back(*built->unresolved);
+    built->setting.written_as = written_as;
     pending->push_back({spec.workloads, built->setting});
   }
 
@@ -546,7 +549,7 @@ class CommandReader::Impl {
         ReadConfigFile(value, it->second.config_map, pending, depth + 1);
         continue;
       }
-      AddSetting(it->second, &value, false, SpanOf(value), /*config=*/true, pending);
+      AddSetting(it->second, &value, false, SpanOf(value), /*config=*/true, pending, entry.key);
     }
   }
 

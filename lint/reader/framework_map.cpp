@@ -287,13 +287,23 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.flag = (*table)["flag"].value_or(std::string());
         spec.taken_as = (*table)["taken_as"].value_or(std::string());
         spec.other_as = (*table)["other_as"].value_or(std::string());
+        spec.flags = TomlStrings(table->get("flags"));
+        spec.unset = (*table)["unset"].value_or(false);
       }
       if (!other || spec.setting.empty() || spec.taken_as.empty() || spec.other_as.empty()) {
         *error = fmt::format(
             "[[reading]] needs `setting`, `taken_as`, `other_as` and an `other` table: {}", where);
         return false;
       }
+      if (spec.unset && (spec.value.empty() || !spec.flags.empty())) {
+        *error = fmt::format(
+            "[[reading]] of an unset {} names the `value` it assumes and no `flags`: {}",
+            spec.setting, where);
+        return false;
+      }
       for (const auto& [name, value] : *other) spec.other.emplace_back(name.str(), AsText(value));
+      if (const toml::table* taken = (*table)["taken"].as_table())
+        for (const auto& [name, value] : *taken) spec.taken.emplace_back(name.str(), AsText(value));
       map->readings.push_back(std::move(spec));
     }
   }

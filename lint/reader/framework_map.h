@@ -119,10 +119,16 @@ struct RequirementSpec {
 struct ReadingSpec {
   std::string setting;   ///< the setting the flag sets
   std::string flag;      ///< the flag, for people ("--bf16")
-  std::string value;     ///< applies when the setting has this value; empty: any value
+  std::string value;     ///< applies when the setting has this value; empty: any value.
+                         ///< With `unset`: the value the estimate assumes
+  std::vector<std::string> flags;  ///< applies only to these spellings; empty: any
+  bool unset = false;    ///< applies when the script leaves the setting to the map's assumption
   std::string taken_as;  ///< the map's meaning, for people
   std::string other_as;  ///< the other meaning, for people
   std::vector<std::pair<std::string, std::string>> other;  ///< settings under the other meaning
+  /// Settings that state the map's meaning (`batch_scope = "per_device"`); empty: the setting
+  /// at its value.
+  std::vector<std::pair<std::string, std::string>> taken;
 };
 
 /// A config a framework ships under a name, not a path (torchtune's `tune run ... --config

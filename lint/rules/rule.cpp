@@ -186,7 +186,8 @@ std::unique_ptr<Rule> RuleFromTable(const toml::table& table, const std::string&
   }
   r.at = TomlStrings(table.get("at"));
   for (const std::string& name : r.at)
-    if (!StartsWith(name, "cluster.") && !schema.count(name) && !schema.count("*"))
+    if (!StartsWith(name, "cluster.") && name != "reading" && !schema.count(name) &&
+        !schema.count("*"))
       return fail(fmt::format("'at': unknown setting '{}'", name), table.get("at"));
 
   if (r.scope != "builtin") {

@@ -40,8 +40,15 @@ SourceSpan FileStart(const RunConfig& config) {
   return span;
 }
 
-SourceSpan AnchorOf(const Rule& rule, const Workload& workload, const RunConfig& config) {
+// `reading`: the setting whose meaning decides the verdict (readings.h), for `at = ["reading"]`.
+SourceSpan AnchorOf(const Rule& rule, const Workload& workload, const RunConfig& config,
+                    const std::string& reading = "") {
   for (const std::string& name : rule.at) {
+    if (name == "reading") {
+      const Setting* setting = reading.empty() ? nullptr : workload.Find(reading);
+      if (setting && setting->span.valid()) return setting->span;
+      continue;
+    }
     if (StartsWith(name, "cluster.")) {
       std::string field = name.substr(8);
       const std::optional<Setting>* setting = field == "gpu"             ? &config.cluster.gpu
@@ -195,7 +202,9 @@ std::vector<Finding> LintFile(const FileAnalysis& analysis, const RuleSet& rules
         if (!Applies(rule, workload)) continue;
         MemoLookup& lookup = workload_lookups[i];
         if (!Holds(rule, lookup)) continue;
-        Finding finding = MakeFinding(rule, lookup, AnchorOf(rule, workload, config));
+        const std::string& reading =
+            i < analysis.estimates.size() ? analysis.estimates[i].reading_setting : "";
+        Finding finding = MakeFinding(rule, lookup, AnchorOf(rule, workload, config, reading));
         finding.command_line = workload.command_span.line;
         if ((!rule.fix_set.empty() || !rule.fix_objective.empty()) && fixes)
           if (auto fix = fixes(analysis, i, rule)) finding.fixes.push_back(*fix);

@@ -42,6 +42,7 @@ TEST_CASE("overrides (--set) refuse what cannot be meant", "[analysis][set]") {
       {"gpu_memory_utilization=1.5", "--set gpu_memory_utilization=1.5: more than 1"},
       {"zero_stage=4", "--set zero_stage=4: more than 3"},
       {"grad_ckpt=maybe", "--set grad_ckpt=maybe: not true or false"},
+      {"batch_scope=globl", "--set batch_scope=globl: not one of per_device, global"},
   };
   for (const auto& [set, expected] : cases) {
     INFO(set);

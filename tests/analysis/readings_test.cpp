@@ -3,6 +3,7 @@
 #include "lint/analysis/readings.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
@@ -64,9 +65,15 @@ TEST_CASE("stating what --bf16 means makes the verdict exact", "[analysis][readi
   TempDir dir;
   // Loaded in bf16: it fits, nothing to report.
   CHECK(RuleIds(dir.Write("bf16.sh", Script("# gpulint: dtype=bf16\n"))).empty());
-  // Mixed precision over fp32 weights: out of memory, as an error.
-  CHECK(RuleIds(dir.Write("amp.sh", Script("# gpulint: dtype=amp-bf16\n"))).count("GL101") == 1);
-  CHECK(RuleIds(dir.Write("amp.sh", Script("# gpulint: dtype=amp-bf16\n"))).count("GL009") == 0);
+  // Mixed precision over fp32 weights, and the AdamW src/main.py is then taken to build: out
+  // of memory, as an error.
+  const std::string amp = "# gpulint: dtype=amp-bf16 optimizer=adamw\n";
+  CHECK(RuleIds(dir.Write("amp.sh", Script(amp))).count("GL101") == 1);
+  CHECK(RuleIds(dir.Write("amp.sh", Script(amp))).count("GL009") == 0);
+  // With the optimizer left to src/main.py, the error would rest on it: an 8-bit AdamW brings
+  // the job within reach of the GPU.
+  auto analyzed = gpulint::testing::AnalyzeText(Script("# gpulint: dtype=amp-bf16\n"), "a.sh");
+  CHECK(analyzed->analysis.estimates[0].reading_setting == "optimizer");
 }
 
 TEST_CASE("a reading that does not change the verdict is listed, not warned about",
@@ -86,4 +93,167 @@ TEST_CASE("a reading that does not change the verdict is listed, not warned abou
   bool listed = false;
   for (const std::string& a : e.assumptions) listed = listed || a.rfind("--bf16 read as", 0) == 0;
   CHECK(listed);
+}
+
+namespace {
+
+const gpulint::WorkloadEstimate& TrainEstimate(const gpulint::testing::Analyzed& analyzed) {
+  return analyzed.analysis
+      .estimates[gpulint::testing::WorkloadWithRole(analyzed.analysis, "train")];
+}
+
+// The range a finding quotes for an estimate, as readings.cpp writes it.
+std::string RangeOf(const gpulint::WorkloadEstimate& e) {
+  return fmt::format("{:.1f}-{:.1f} GiB", e.breakdown->total_low / (1024.0 * 1024 * 1024),
+                     e.breakdown->total_high / (1024.0 * 1024 * 1024));
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A team's own trainer over 8 processes: Qwen2.5-1.5B, packed 2048-token blocks (--block_size:
+// no reading), AdamW stated, checkpointing on. 16 sequences a GPU need the 16 x 2048 x 151,936
+// logits (56 GiB of them): past an H100-80GB. 16 over 8 processes are 2 a GPU, and fit.
+std::string BatchScript(const std::string& directive, const std::string& batch_flag) {
+  return "# gpulint: gpu=H100-80GB\n" + directive +
+         "accelerate launch --num_processes 8 train.py --model Qwen/Qwen2.5-1.5B " + batch_flag +
+         " --block_size 2048 --optim adamw --gradient_checkpointing\n";
+}
+
+}  // namespace
+
+TEST_CASE("a --batch-size that may be the step's whole batch is priced both ways",
+          "[analysis][readings]") {
+  TempDir dir;
+  CHECK(RuleIds(dir.Write("train.sh", BatchScript("", "--batch-size 16"))) ==
+        std::set<std::string>{"GL009"});
+  auto analyzed = gpulint::testing::AnalyzeText(BatchScript("", "--batch-size 16"), "train.sh");
+  const gpulint::WorkloadEstimate& e = TrainEstimate(*analyzed);
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->total_low > e.usable_bytes);
+  // The other reading is the same job at 16 / 8 = 2 sequences a GPU, spelled per device.
+  auto per_gpu = gpulint::testing::AnalyzeText(BatchScript("", "--micro_batch_size 2"), "b.sh");
+  const gpulint::WorkloadEstimate& two = TrainEstimate(*per_gpu);
+  REQUIRE(two.breakdown);
+  CHECK(two.breakdown->total_high <= two.usable_bytes);
+  CHECK(Has(e.reading_decides, "what --batch-size means to this script: read as each GPU's "
+                               "micro batch it does not fit (" + RangeOf(e)));
+  CHECK(Has(e.reading_decides, "split over the data-parallel processes it fits (" +
+                                   RangeOf(two) + ")"));
+  CHECK(Has(e.reading_decides, "'# gpulint: batch_scope=global', or '# gpulint: "
+                               "batch_scope=per_device' for the first"));
+  CHECK(e.reading_setting == "micro_batch");
+  // A per-device spelling has no other meaning: no reading, and none listed.
+  auto stated = gpulint::testing::AnalyzeText(BatchScript("", "--micro_batch_size 16"), "c.sh");
+  for (const std::string& a : TrainEstimate(*stated).assumptions)
+    CHECK_FALSE(Has(a, "read as each GPU's micro batch"));
+  CHECK(RuleIds(dir.Write("c.sh", BatchScript("", "--micro_batch_size 16"))).count("GL101") == 1);
+}
+
+TEST_CASE("stating what --batch-size counts makes the verdict exact", "[analysis][readings]") {
+  TempDir dir;
+  std::set<std::string> per_device = RuleIds(
+      dir.Write("a.sh", BatchScript("# gpulint: batch_scope=per_device\n", "--batch-size 16")));
+  CHECK(per_device.count("GL101") == 1);
+  CHECK(per_device.count("GL009") == 0);
+  std::set<std::string> global = RuleIds(
+      dir.Write("b.sh", BatchScript("# gpulint: batch_scope=global\n", "--batch-size 16")));
+  CHECK(global.count("GL101") == 0);
+  CHECK(global.count("GL009") == 0);
+  // A value that is neither is a typo, reported as one, not read as per device.
+  CHECK(RuleIds(dir.Write("c.sh", BatchScript("# gpulint: batch_scope=globl\n",
+                                              "--batch-size 16")))
+            .count("GL006") == 1);
+}
+
+TEST_CASE("a length flag is judged at the length, padded to it or capped at it",
+          "[analysis][readings]") {
+  // Qwen2.5-1.5B, 8 sequences of 8192 tokens, one process: the logits alone pass an H100. A
+  // team's collator may pad every batch to --max_seq_length or truncate at it and pad each batch
+  // to its longest; either way one sample that reaches it brings its batch there, so the length
+  // has no reading and the error stands, at the same numbers as packed 8192-token blocks.
+  auto script = [](const std::string& length_flag) {
+    return "# gpulint: gpu=H100-80GB\npython train.py --model Qwen/Qwen2.5-1.5B "
+           "--micro_batch_size 8 " + length_flag + " --optim adamw --gradient_checkpointing\n";
+  };
+  TempDir dir;
+  CHECK(RuleIds(dir.Write("a.sh", script("--max_seq_length 8192"))) ==
+        std::set<std::string>{"GL101"});
+  auto capped = gpulint::testing::AnalyzeText(script("--max_seq_length 8192"), "a.sh");
+  auto packed = gpulint::testing::AnalyzeText(script("--block_size 8192"), "b.sh");
+  const gpulint::WorkloadEstimate& e = TrainEstimate(*capped);
+  REQUIRE(e.breakdown);
+  CHECK(e.reading_decides.empty());
+  CHECK(e.undecided.empty());
+  CHECK(RangeOf(e) == RangeOf(TrainEstimate(*packed)));
+}
+
+TEST_CASE("an optimizer the command line does not name is priced as AdamW and as 8-bit AdamW",
+          "[analysis][readings]") {
+  // Qwen2.5-7B loaded in bf16 (stated), 4 x 1024 tokens, checkpointing, on an H100-80GB: AdamW's
+  // two bf16 moments (28.4 GiB) put it in reach of the limit; an 8-bit AdamW's fit.
+  auto script = [](const std::string& optimizer) {
+    return "# gpulint: gpu=H100-80GB\n# gpulint: dtype=bf16\npython train.py --model "
+           "Qwen/Qwen2.5-7B --micro_batch_size 4 --block_size 1024 --gradient_checkpointing" +
+           optimizer + "\n";
+  };
+  auto analyzed = gpulint::testing::AnalyzeText(script(""), "t.sh");
+  const gpulint::WorkloadEstimate& e = TrainEstimate(*analyzed);
+  auto eight_bit = gpulint::testing::AnalyzeText(script(" --optim adamw_8bit"), "o.sh");
+  const gpulint::WorkloadEstimate& small = TrainEstimate(*eight_bit);
+  REQUIRE(e.breakdown);
+  REQUIRE(small.breakdown);
+  CHECK(e.breakdown->total_high > e.usable_bytes);
+  CHECK(small.breakdown->total_high <= small.usable_bytes);
+  CHECK(Has(e.reading_decides, "what the optimizer (not on the command line) means to this "
+                               "script: read as AdamW it may not fit (" + RangeOf(e)));
+  CHECK(Has(e.reading_decides, "if the code builds an 8-bit AdamW (bitsandbytes) it fits (" +
+                                   RangeOf(small) + ")"));
+  CHECK(Has(e.reading_decides, "'# gpulint: optimizer=adamw_8bit', or '# gpulint: "
+                               "optimizer=adamw' for the first"));
+  // Named on the command line, or stated: no reading.
+  TempDir dir;
+  CHECK(RuleIds(dir.Write("a.sh", script(" --optim adamw"))).count("GL009") == 0);
+  CHECK(RuleIds(dir.Write("a.sh", script(" --optim adamw"))).count("GL113") == 1);
+  CHECK(RuleIds(dir.Write("b.sh", "# gpulint: optimizer=adamw\n" + script(""))).count("GL009") ==
+        0);
+}
+
+TEST_CASE("readings that decide the verdict only together leave it open too",
+          "[analysis][readings]") {
+  // Qwen2.5-7B over 8 processes at --batch-size 8 x 1024 tokens with --bf16, AdamW stated, no
+  // checkpointing. bf16 weights alone leave 8 sequences' activations past an H100; 8 / 8 = 1
+  // sequence alone leaves 16 bytes a parameter of fp32 states past it; both at once come within
+  // reach of it.
+  const std::string script =
+      "# gpulint: gpu=H100-80GB\naccelerate launch --num_processes 8 train.py --model "
+      "Qwen/Qwen2.5-7B --batch-size 8 --block_size 1024 --optim adamw --bf16\n";
+  auto analyzed = gpulint::testing::AnalyzeText(script, "t.sh");
+  const gpulint::WorkloadEstimate& e = TrainEstimate(*analyzed);
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->total_low > e.usable_bytes);
+  // The joint reading is the job stated as bf16 at one sequence a GPU.
+  auto both = gpulint::testing::AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n# gpulint: dtype=bf16\naccelerate launch --num_processes 8 "
+      "train.py --model Qwen/Qwen2.5-7B --micro_batch_size 1 --block_size 1024 --optim adamw "
+      "--bf16\n",
+      "j.sh");
+  const gpulint::WorkloadEstimate& joint = TrainEstimate(*both);
+  REQUIRE(joint.breakdown);
+  CHECK(joint.breakdown->total_low <= joint.usable_bytes);
+  CHECK(Has(e.reading_decides, "what --bf16, --batch-size mean to this script: as read it does "
+                               "not fit"));
+  CHECK(Has(e.reading_decides, "under their other meanings together it may not fit (" +
+                                   RangeOf(joint) + ")"));
+  CHECK(Has(e.reading_decides,
+            "'# gpulint: dtype=bf16 batch_scope=global', or '# gpulint: dtype=amp-bf16 "
+            "batch_scope=per_device' as read"));
+  TempDir dir;
+  CHECK(RuleIds(dir.Write("t.sh", script)) == std::set<std::string>{"GL009"});
+  // Each reading alone is listed, with its own numbers.
+  int listed = 0;
+  for (const std::string& a : e.assumptions)
+    listed += Has(a, "--bf16 read as") || Has(a, "--batch-size read as");
+  CHECK(listed == 2);
 }

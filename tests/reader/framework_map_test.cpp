@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "lint/data/embedded_data.h"
 #include "lint/reader/script_reader.h"
 #include "lint/reader/source_map.h"
@@ -79,6 +81,38 @@ TEST_CASE("a change a framework refuses without another is data: [[requires]]",
                                 "fsdp = { value = \"full_shard\", when = \"nproc>one\" }\n",
                                 "x.toml", &map, &error));
   CHECK(error == "default fsdp: condition 'nproc>one' compares with 'one', not a number: x.toml");
+}
+
+TEST_CASE("a [[reading]] names the spellings it holds for, or the value an unset flag assumes",
+          "[reader][maps]") {
+  FrameworkMaps maps;
+  const FrameworkMap* generic = maps.Find("generic");
+  REQUIRE(generic);
+  const ReadingSpec* batch = nullptr;
+  const ReadingSpec* optimizer = nullptr;
+  for (const ReadingSpec& reading : generic->readings) {
+    if (reading.setting == "micro_batch") batch = &reading;
+    if (reading.setting == "optimizer") optimizer = &reading;
+  }
+  REQUIRE(batch);
+  CHECK(std::find(batch->flags.begin(), batch->flags.end(), "--batch-size") != batch->flags.end());
+  // The per-device spellings are not ambiguous.
+  CHECK(std::find(batch->flags.begin(), batch->flags.end(), "--micro_batch_size") ==
+        batch->flags.end());
+  CHECK(batch->taken == std::vector<std::pair<std::string, std::string>>{
+                            {"batch_scope", "per_device"}});
+  REQUIRE(optimizer);
+  CHECK(optimizer->unset);
+  CHECK(optimizer->value == "adamw");
+
+  FrameworkMap map;
+  std::string error;
+  CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[reading]]\nsetting = \"optimizer\"\n"
+                                "unset = true\ntaken_as = \"a\"\nother_as = \"b\"\n"
+                                "other = { optimizer = \"sgd\" }\n",
+                                "x.toml", &map, &error));
+  CHECK(error == "[[reading]] of an unset optimizer names the `value` it assumes and no `flags`: "
+                 "x.toml");
 }
 
 TEST_CASE("a jsonargparse map takes its config keys as flags too", "[reader][maps]") {

@@ -136,12 +136,18 @@ TEST_CASE("seed 002: full fine-tuning a 7B with AdamW does not fit one GPU at an
 
 TEST_CASE("seed 002: at batch 8 on an H200 the verdict rests on what --bf16 means", "[seeds]") {
   // src/main.py is the team's own: as the HF Trainer's --bf16 (fp32 master weights) the job does
-  // not fit; with the model loaded in bf16 it fits. Not an error until the script says which.
+  // not fit; with the model loaded in bf16 it fits. Not an error until the script says which,
+  // and which optimizer src/main.py builds (an 8-bit AdamW brings the mixed-precision job within
+  // reach of the GPU).
   const std::string script = SourcePath("fixtures/seeds/002_grpo_one_gpu/train_grpo.sh");
   CHECK(Rules(script) == std::set<std::string>{"GL009"});
   TempDir dir;
-  std::string stated = dir.Write("train.sh", "# gpulint: dtype=amp-bf16\n" + ReadWholeFile(script));
+  std::string stated = dir.Write("train.sh", "# gpulint: dtype=amp-bf16 optimizer=adamw\n" +
+                                                 ReadWholeFile(script));
   CHECK(Rules(stated).count("GL101") == 1);
+  std::string dtype_only =
+      dir.Write("dtype.sh", "# gpulint: dtype=amp-bf16\n" + ReadWholeFile(script));
+  CHECK(Rules(dtype_only) == std::set<std::string>{"GL009"});
 }
 
 TEST_CASE("seed 002: maximize batch finds what fits beside the evaluator", "[seeds]") {
