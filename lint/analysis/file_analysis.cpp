@@ -1,10 +1,7 @@
 #include "lint/analysis/file_analysis.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 #include "lint/analysis/readings.h"
@@ -32,18 +29,8 @@ bool CheckOverride(const std::string& name, const std::string& value, std::strin
     for (const auto& [setting, info] : settings) names.push_back(setting);
     return fail("unknown setting" + DidYouMean(ClosestNames(name, names)));
   }
-  const SettingInfo& info = known->second;
-  if (info.type == SettingType::kBool && !ParseBoolText(value)) return fail("not true or false");
-  if (!info.values.empty() &&
-      std::find(info.values.begin(), info.values.end(), value) == info.values.end())
-    return fail(fmt::format("not one of {}", fmt::join(info.values, ", ")));
-  if (info.type != SettingType::kInt && info.type != SettingType::kNumber) return true;
-  double number = 0;
-  if (!ParseNumber(value, &number) || !std::isfinite(number)) return fail("not a number");
-  if (info.type == SettingType::kInt && number != std::floor(number))
-    return fail("not a whole number");
-  if (info.min && number < *info.min) return fail(fmt::format("less than {}", *info.min));
-  if (info.max && number > *info.max) return fail(fmt::format("more than {}", *info.max));
+  const std::string problem = ValueTextProblem(name, value);
+  if (!problem.empty()) return fail(problem);
   return true;
 }
 
@@ -121,7 +108,13 @@ bool AnalyzeFile(Workspace& workspace, const LoadedFile& file,
     return false;
   }
   CheckSettingValues(&analysis->read.config);
-  for (Workload& workload : analysis->read.config.workloads) ApplyOverrides(overrides, &workload);
+  for (Workload& workload : analysis->read.config.workloads) {
+    if (const FrameworkMap* map = workspace.maps().Find(workload.framework))
+      ApplyStatedMeanings(map->readings, analysis->config->generic,
+                          "gpulint.toml [generic] (" + analysis->config->generic_where + ")",
+                          &workload);
+    ApplyOverrides(overrides, &workload);
+  }
   Reestimate(workspace, analysis);
   for (const WorkloadEstimate& estimate : analysis->estimates) {
     if (estimate.input_error) {

@@ -121,6 +121,34 @@ void Decide(WorkloadEstimate* estimate, const std::string& setting, std::string 
 
 }  // namespace
 
+void ApplyStatedMeanings(const std::vector<ReadingSpec>& readings,
+                         const std::map<std::string, std::string>& stated,
+                         const std::string& where, Workload* workload) {
+  if (stated.empty()) return;
+  for (const ReadingSpec& reading : readings) {
+    if (!Holds(reading, *workload)) continue;
+    // The reading's settings, each with its two meanings.
+    std::map<std::string, std::vector<std::string>> meanings;
+    for (const auto& [name, text] : reading.other) meanings[name].push_back(text);
+    for (const auto& [name, text] : reading.taken) meanings[name].push_back(text);
+    if (reading.taken.empty()) meanings[reading.setting].push_back(reading.value);
+    for (const auto& [name, values] : meanings) {
+      auto it = stated.find(name);
+      if (it == stated.end()) continue;
+      const bool meaning =
+          reading.unset || std::find(values.begin(), values.end(), it->second) != values.end();
+      if (!meaning) continue;
+      Setting& setting = workload->settings[name];
+      setting.name = name;
+      setting.value = TypedValue(name, it->second);
+      setting.origin = Origin::kDirective;
+      setting.via = where;
+      setting.editable = false;
+      setting.not_editable_reason = "stated in gpulint.toml [generic]";
+    }
+  }
+}
+
 void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& readings,
                    WorkloadEstimate* estimate) {
   if (!estimate->breakdown || estimate->usable_bytes <= 0) return;

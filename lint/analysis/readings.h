@@ -11,12 +11,23 @@
 // not a reading: it is judged as stated.
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "lint/analysis/workload_estimate.h"
 #include "lint/reader/framework_map.h"
 
 namespace gpulint {
+
+/// States, on `workload`, the meanings a team wrote in gpulint.toml's [generic] (`stated`:
+/// setting -> value, written at `where`) for the readings of its map that hold: a value is a
+/// statement of a reading when it is one of the reading's two meanings (dtype = "bf16" for the
+/// --bf16 reading, not for --fp16's) or names what a setting the command line leaves out is
+/// (optimizer = "adafactor"). The reading then no longer holds, and the verdict is judged.
+void ApplyStatedMeanings(const std::vector<ReadingSpec>& readings,
+                         const std::map<std::string, std::string>& stated,
+                         const std::string& where, Workload* workload);
 
 /// Applies `readings` (the workload's map's [[reading]] tables) to `estimate`, an estimate of
 /// `workload` that has a breakdown: assumption lines, and `reading_decides` with the setting in

@@ -10,6 +10,7 @@
 
 #include "estimator/engine_version.h"
 #include "lint/catalog/model_config.h"
+#include "lint/core/setting_types.h"
 #include "lint/util/read_file.h"
 #include "lint/util/search_ceiling.h"
 
@@ -164,6 +165,26 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
         }
         config->versions[std::string(name.str())] = *text;
         config->versions_where[std::string(name.str())] = Where(path, value);
+      }
+    } else if (key == "generic") {
+      // [generic] dtype = "bf16": the meaning of a team's own flags, checked as --set is.
+      const toml::table* values = node.as_table();
+      if (!values) {
+        *error = fmt::format("'generic' must be a table: {}", Where(path, node));
+        return false;
+      }
+      config->generic_where = Where(path, node);
+      for (const auto& [name, value] : *values) {
+        std::optional<std::string> text = value.value<std::string>();
+        if (!text && value.is_boolean()) text = *value.value<bool>() ? "true" : "false";
+        if (!text && value.is_number()) text = fmt::format("{}", *value.value<double>());
+        const std::string problem =
+            text ? ValueTextProblem(std::string(name.str()), *text) : "not a string";
+        if (!problem.empty()) {
+          *error = fmt::format("'generic.{}': {}: {}", name.str(), problem, Where(path, value));
+          return false;
+        }
+        config->generic[std::string(name.str())] = *text;
       }
     } else if (key == "model") {
       // Parsed below from the whole text, with the catalog's reader.

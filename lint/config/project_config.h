@@ -37,6 +37,11 @@ struct ProjectConfig {
   /// Which packages gpulint models is the flag maps' business: lint/workspace warns of others.
   std::map<std::string, std::string> versions;
   std::map<std::string, std::string> versions_where;
+  /// [generic]: what the team's own entry points mean by flags gpulint reads two ways
+  /// (dtype = "bf16" for a --bf16 that loads the model in bf16, batch_scope = "global"); a
+  /// setting name and a value, as a directive states them.
+  std::map<std::string, std::string> generic;
+  std::string generic_where;                 ///< where [generic] is written (file:line:col)
   std::vector<ModelEntry> models;            ///< [[model]]
   std::vector<std::string> warnings;         ///< keys that have no effect (unknown keys)
 };

@@ -1,11 +1,16 @@
 #include "lint/core/setting_types.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include <cstdlib>
 #include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
+#include "lint/util/strings.h"
 
 namespace gpulint {
 
@@ -57,5 +62,22 @@ SettingType TypeOfSetting(const std::string& name) {
 }
 
 bool IsKnownSetting(const std::string& name) { return SettingTypes().count(name) > 0; }
+
+std::string ValueTextProblem(const std::string& name, const std::string& text) {
+  auto known = SettingTypes().find(name);
+  if (known == SettingTypes().end()) return "unknown setting";
+  const SettingInfo& info = known->second;
+  if (info.type == SettingType::kBool) return ParseBoolText(text) ? "" : "not true or false";
+  if (!info.values.empty() &&
+      std::find(info.values.begin(), info.values.end(), text) == info.values.end())
+    return fmt::format("not one of {}", fmt::join(info.values, ", "));
+  if (info.type != SettingType::kInt && info.type != SettingType::kNumber) return "";
+  double number = 0;
+  if (!ParseNumber(text, &number) || !std::isfinite(number)) return "not a number";
+  if (info.type == SettingType::kInt && number != std::floor(number)) return "not a whole number";
+  if (info.min && number < *info.min) return fmt::format("less than {}", *info.min);
+  if (info.max && number > *info.max) return fmt::format("more than {}", *info.max);
+  return "";
+}
 
 }  // namespace gpulint

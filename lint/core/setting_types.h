@@ -24,5 +24,9 @@ const std::map<std::string, SettingInfo>& SettingTypes();
 /// The type of `name`; kString for unknown names.
 SettingType TypeOfSetting(const std::string& name);
 bool IsKnownSetting(const std::string& name);
+/// Why `text` cannot be a value of the known setting `name` ("not a number", "less than 1",
+/// "not one of per_device, global"), or "" when it can: how a person states a value (--set,
+/// gpulint.toml) is checked before anything is estimated with it.
+std::string ValueTextProblem(const std::string& name, const std::string& text);
 
 }  // namespace gpulint

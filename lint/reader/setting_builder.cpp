@@ -9,13 +9,6 @@
 
 namespace gpulint {
 
-std::optional<bool> ParseBoolText(const std::string& text) {
-  std::string lowered = ToLower(Trim(text));
-  if (lowered == "true" || lowered == "1" || lowered == "yes" || lowered == "on") return true;
-  if (lowered == "false" || lowered == "0" || lowered == "no" || lowered == "off") return false;
-  return std::nullopt;
-}
-
 Value TypedValue(const std::string& name, const std::string& text) {
   switch (TypeOfSetting(name)) {
     case SettingType::kInt:

@@ -8,6 +8,7 @@
 #include "lint/reader/framework_map.h"
 #include "lint/reader/shell_text.h"
 #include "lint/reader/source_map.h"
+#include "lint/util/strings.h"  // ParseBoolText
 
 namespace gpulint {
 
@@ -24,8 +25,6 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
                                          const SourceSpan& flag_span, bool config_origin,
                                          const SourceMap& sources);
 
-/// Parses "true"/"false"/"1"/"0"/"yes"/"no" (any case); nullopt for anything else.
-std::optional<bool> ParseBoolText(const std::string& text);
 
 /// A typed value from text for setting `name` (rules/settings.toml decides the type).
 Value TypedValue(const std::string& name, const std::string& text);

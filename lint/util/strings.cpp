@@ -55,4 +55,11 @@ bool ParseNumber(std::string_view s, double* value) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+std::optional<bool> ParseBoolText(std::string_view text) {
+  std::string lowered = ToLower(Trim(text));
+  if (lowered == "true" || lowered == "1" || lowered == "yes" || lowered == "on") return true;
+  if (lowered == "false" || lowered == "0" || lowered == "no" || lowered == "off") return false;
+  return std::nullopt;
+}
+
 }  // namespace gpulint

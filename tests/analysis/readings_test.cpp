@@ -257,3 +257,30 @@ TEST_CASE("readings that decide the verdict only together leave it open too",
     listed += Has(a, "--bf16 read as") || Has(a, "--batch-size read as");
   CHECK(listed == 2);
 }
+
+TEST_CASE("gpulint.toml's [generic] states a meaning for every script of the project",
+          "[analysis][readings]") {
+  TempDir dir;
+  dir.Write("train.sh", Script(""));
+  // --fp16 has a reading of its own: dtype = "bf16" is not one of its meanings.
+  dir.Write("fp16.sh", "# gpulint: gpu=H200\naccelerate launch src/main.py --model "
+                       "Qwen/Qwen2.5-7B-Instruct --batch-size 8 --max-seq-length 1024 --fp16\n");
+  CHECK(gpulint::testing::RunGpulint({"lint", "train.sh"}, "", dir.path()).out.find("GL009") !=
+        std::string::npos);
+  dir.Write("gpulint.toml", "[generic]\ndtype = \"bf16\"\n");
+  auto stated = gpulint::testing::RunGpulint({"lint", "train.sh"}, "", dir.path());
+  CHECK(stated.exit_code == 0);
+  CHECK(stated.out.find("GL009") == std::string::npos);
+  CHECK(stated.out.find("GL101") == std::string::npos);
+  CHECK(gpulint::testing::RunGpulint({"lint", "fp16.sh"}, "", dir.path()).out.find("GL009") !=
+        std::string::npos);
+  // The other meaning, and the optimizer, stated: the error is judged as an error.
+  dir.Write("gpulint.toml", "[generic]\ndtype = \"amp-bf16\"\noptimizer = \"adamw\"\n");
+  auto amp = gpulint::testing::RunGpulint({"lint", "train.sh"}, "", dir.path());
+  CHECK(amp.exit_code == 1);
+  CHECK(amp.out.find("GL101") != std::string::npos);
+  CHECK(amp.out.find("GL009") == std::string::npos);
+  // A directive in the script says more than the project does.
+  dir.Write("own.sh", Script("# gpulint: dtype=bf16\n"));
+  CHECK(gpulint::testing::RunGpulint({"lint", "own.sh"}, "", dir.path()).exit_code == 0);
+}

@@ -78,3 +78,28 @@ TEST_CASE("a pyproject.toml declares models as [[tool.gpulint.model]]", "[config
   CHECK(config.models[0].arch.num_layers == 2);
   CHECK(config.gpu == "H100-80GB");
 }
+
+TEST_CASE("a generic table states what a team's own flags mean, checked as --set is",
+          "[config][readings]") {
+  ProjectConfig config;
+  std::string error;
+  REQUIRE(gpulint::ParseProjectConfig("[generic]\ndtype = \"bf16\"\nbatch_scope = \"global\"\n",
+                                      "gpulint.toml", &config, &error));
+  CHECK(config.generic.at("dtype") == "bf16");
+  CHECK(config.generic.at("batch_scope") == "global");
+  CHECK(config.generic_where.find("gpulint.toml:1") != std::string::npos);
+  CHECK(config.warnings.empty());
+  const std::pair<const char*, const char*> refused[] = {
+      {"[generic]\nbatch_scope = \"globl\"\n",
+       "'generic.batch_scope': not one of per_device, global: gpulint.toml:2"},
+      {"[generic]\nbatch_scop = \"global\"\n", "'generic.batch_scop': unknown setting"},
+      {"[generic]\nmicro_batch = 0\n", "'generic.micro_batch': less than 1"},
+      {"generic = 1\n", "'generic' must be a table"},
+  };
+  for (const auto& [text, expected] : refused) {
+    INFO(text);
+    ProjectConfig bad;
+    CHECK_FALSE(gpulint::ParseProjectConfig(text, "gpulint.toml", &bad, &error));
+    CHECK(error.find(expected) == 0);
+  }
+}
