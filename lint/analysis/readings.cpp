@@ -63,8 +63,9 @@ bool WrittenInScript(const Setting& setting) {
 // unset reading, left out), and the script does not state the meaning some other way.
 bool Holds(const ReadingSpec& reading, const Workload& workload) {
   const Setting* setting = workload.Find(reading.setting);
+  if (reading.unpinned && workload.release_pinned) return false;
   if (reading.unset) {
-    if (setting) return false;
+    if (setting && setting->origin != Origin::kFrameworkDefault) return false;
   } else {
     if (!setting || !WrittenInScript(*setting)) return false;
     if (!reading.value.empty() && setting->value.ToString() != reading.value) return false;

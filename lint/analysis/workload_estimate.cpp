@@ -545,12 +545,24 @@ est::VersionRange EngineVersions(const Workload& w, const std::string& engine,
   return range;
 }
 
-est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& arch,
+// The dtype a serving process loads 16/32-bit weights in, from how a program writes it
+// (from_pretrained's torch_dtype=torch.float32, vLLM's --dtype float); nullopt where it keeps
+// the checkpoint's ("auto", or a value that is not a load dtype).
+std::optional<std::string> LoadDtype(std::string text) {
+  if (StartsWith(text, "torch.")) text = text.substr(6);
+  if (text == "float32" || text == "float" || text == "fp32") return "float32";
+  if (text == "bfloat16" || text == "bf16") return "bfloat16";
+  if (text == "float16" || text == "half" || text == "fp16") return "float16";
+  return std::nullopt;
+}
+
+est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& checkpoint,
                                        const est::Quantization& name_quant,
                                        const est::GpuSpec& gpu, WorkloadEstimate* out,
                                        bool explain) {
   SettingReader s(w, out, explain);
   est::ServingInput in;
+  est::ModelArch arch = checkpoint;  // in the dtype it is loaded in, below
   in.arch = &arch;
   in.gpu_total_bytes = gpu.total_bytes;
   // The engine is the map's `engine` default (vLLM's and SGLang's maps, transformers and a
@@ -575,6 +587,21 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
     if (s.BoolOr("load_in_8bit", false)) ParseWeightFormat("int8", &quant);
   }
   in.quant = quant;
+  // Weights in the dtype the program loads them in: transformers' from_pretrained dtype (its
+  // default differs by release: transformers.toml), an engine's --dtype. "checkpoint" and
+  // "auto" keep the checkpoint's. With no dtype passed, every transformers quantizer loads what
+  // it leaves unquantized in 16 bits (quantizers/quantizer_bnb_8bit.py:128-138 `if dtype is
+  // None:` `dtype = torch.float16`, and likewise bnb 4-bit, GPTQ, AWQ, FP8 and MXFP4 at
+  // 3553f0bc, 4.57.0.dev0), so a release's fp32 default does not reach a quantized model.
+  for (const char* name : {"model_dtype", "dtype"}) {
+    const Setting* setting = w.Find(name);
+    auto text = s.String(name);
+    if (!setting || !text) continue;
+    const bool quantizer_decides = setting->origin == Origin::kFrameworkDefault &&
+                                   quant.format != est::WeightFormat::kDefault;
+    if (auto load = LoadDtype(*text); load && !quantizer_decides) arch.dtype = *load;
+    break;
+  }
 
   if (auto len = s.Number("max_model_len")) {
     in.max_model_len = *len;

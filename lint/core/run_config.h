@@ -60,6 +60,9 @@ struct Workload {
   bool shares_process_gpus = false; ///< a further model in the same process (evaluator, ref)
   bool devices_assumed = false;     ///< device ids were not declared (no CUDA_VISIBLE_DEVICES)
   int visible_devices = 0;          ///< devices the process can see when declared (0: unknown)
+  /// The project pins the release of the package its framework map models (a directive, a
+  /// `pip install`, [versions], a requirements file), so the map's defaults are that release's.
+  bool release_pinned = false;
   std::vector<std::string> assumptions;  ///< defaults filled in, devices assumed, ...
 
   const Setting* Find(std::string_view name) const;

@@ -760,6 +760,11 @@ class CommandReader::Impl {
                        first.package, pinned, first.title, ranges);
   }
 
+  // Whether the project pins the release of the map's package.
+  bool ReleasePinned(const FrameworkMap& map) const {
+    return !map.package.empty() && r_.options_.package_versions.count(map.package) > 0;
+  }
+
   // False when the project pins the map's package to releases the map does not model.
   bool ModelsPinnedRelease(const FrameworkMap& map) const {
     if (map.versions.empty()) return true;
@@ -909,6 +914,7 @@ class CommandReader::Impl {
       Workload workload;
       workload.role = RoleOf(map, spec, program);
       workload.framework = map.name;
+      workload.release_pinned = ReleasePinned(map);
       workload.command_span = SpanOf(record_.argv[0]);
       for (const Pending& p : pending) {
         bool applies = p.roles.empty() ? spec.primary || specs.size() == 1
@@ -941,6 +947,7 @@ class CommandReader::Impl {
       Workload workload;
       workload.role = role;
       workload.framework = map.name;
+      workload.release_pinned = ReleasePinned(map);
       workload.command_span = model.span;
       workload.shares_process_gpus = true;
       workload.settings["model"] = model;

@@ -289,6 +289,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.other_as = (*table)["other_as"].value_or(std::string());
         spec.flags = TomlStrings(table->get("flags"));
         spec.unset = (*table)["unset"].value_or(false);
+        spec.unpinned = (*table)["unpinned"].value_or(false);
       }
       if (!other || spec.setting.empty() || spec.taken_as.empty() || spec.other_as.empty()) {
         *error = fmt::format(

@@ -123,6 +123,8 @@ struct ReadingSpec {
                          ///< With `unset`: the value the estimate assumes
   std::vector<std::string> flags;  ///< applies only to these spellings; empty: any
   bool unset = false;    ///< applies when the script leaves the setting to the map's assumption
+                         ///< or default
+  bool unpinned = false;  ///< applies only when the project pins no release of the map's package
   std::string taken_as;  ///< the map's meaning, for people
   std::string other_as;  ///< the other meaning, for people
   std::vector<std::pair<std::string, std::string>> other;  ///< settings under the other meaning

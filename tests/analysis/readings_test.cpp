@@ -284,3 +284,70 @@ TEST_CASE("gpulint.toml's [generic] states a meaning for every script of the pro
   dir.Write("own.sh", Script("# gpulint: dtype=bf16\n"));
   CHECK(gpulint::testing::RunGpulint({"lint", "own.sh"}, "", dir.path()).exit_code == 0);
 }
+
+namespace {
+
+// A program that loads Qwen2.5-7B-Instruct (bf16, 7.62e9 parameters) with from_pretrained on a
+// 24 GB GPU; `kwargs` are from_pretrained's further keyword arguments.
+std::string Inference(const std::string& directive, const std::string& kwargs) {
+  return "# gpulint: gpu=RTX-4090-24GB\n" + directive +
+         "from transformers import AutoModelForCausalLM\n"
+         "model = AutoModelForCausalLM.from_pretrained(\"Qwen/Qwen2.5-7B-Instruct\"" + kwargs +
+         ", device_map=\"cuda\")\n"
+         "out = model.generate(**inputs, max_new_tokens=256)\n";
+}
+
+const gpulint::WorkloadEstimate& EvalEstimate(const gpulint::testing::Analyzed& analyzed) {
+  return analyzed.analysis
+      .estimates[gpulint::testing::WorkloadWithRole(analyzed.analysis, "eval")];
+}
+
+}  // namespace
+
+TEST_CASE("from_pretrained with no dtype loads by the transformers release the project pins",
+          "[analysis][readings]") {
+  const double bf16_gib = 7.62e9 * 2 / (1024.0 * 1024 * 1024);
+  // transformers 5 loads the checkpoint's dtype ("auto"); 4.x float32, twice the bytes.
+  auto five = gpulint::testing::AnalyzeText(Inference("# gpulint: transformers=5.1\n", ""), "a.py");
+  auto four = gpulint::testing::AnalyzeText(Inference("# gpulint: transformers=4.46\n", ""), "b.py");
+  REQUIRE(EvalEstimate(*five).breakdown);
+  REQUIRE(EvalEstimate(*four).breakdown);
+  CHECK(EvalEstimate(*five).breakdown->weights / (1024.0 * 1024 * 1024) ==
+        Approx(bf16_gib).epsilon(0.01));
+  CHECK(EvalEstimate(*four).breakdown->weights ==
+        Approx(2 * EvalEstimate(*five).breakdown->weights).epsilon(1e-6));
+  CHECK(EvalEstimate(*four).reading_decides.empty());
+  CHECK(EvalEstimate(*five).reading_decides.empty());
+  TempDir dir;
+  CHECK(RuleIds(dir.Write("b.py", Inference("# gpulint: transformers=4.46\n", ""))) ==
+        std::set<std::string>{"GL101"});
+  CHECK(RuleIds(dir.Write("a.py", Inference("# gpulint: transformers=5.1\n", ""))).empty());
+
+  // Unpinned: the newest release's reading, with 4.x's priced beside it; 14 GiB fits the 24 GB
+  // GPU, 28 GiB does not, so the verdict waits for a pin.
+  auto unpinned = gpulint::testing::AnalyzeText(Inference("", ""), "c.py");
+  const gpulint::WorkloadEstimate& e = EvalEstimate(*unpinned);
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->weights == Approx(EvalEstimate(*five).breakdown->weights).epsilon(1e-6));
+  CHECK(Has(e.reading_decides, "read as the checkpoint's dtype (transformers 5) it fits (" +
+                                   RangeOf(EvalEstimate(*five)) + " of 24.0 GiB)"));
+  CHECK(Has(e.reading_decides, "which loads float32 it does not fit (" +
+                                   RangeOf(EvalEstimate(*four)) + ")"));
+  CHECK(Has(e.reading_decides, "'# gpulint: transformers=4.57'"));
+  CHECK(RuleIds(dir.Write("c.py", Inference("", ""))) == std::set<std::string>{"GL009"});
+
+  // A dtype passed to from_pretrained is no reading; nor is a quantized load, whose quantizer
+  // takes float16 for what it leaves unquantized when no dtype is passed (bnb, GPTQ, AWQ).
+  CHECK(RuleIds(dir.Write("d.py", Inference("", ", torch_dtype=torch.bfloat16"))).empty());
+  CHECK(RuleIds(dir.Write("e.py", Inference("", ", torch_dtype=torch.float32"))) ==
+        std::set<std::string>{"GL101"});
+  auto quantized = gpulint::testing::AnalyzeText(
+      Inference("# gpulint: transformers=4.46\n", ", load_in_4bit=True"), "f.py");
+  auto quantized_five = gpulint::testing::AnalyzeText(
+      Inference("# gpulint: transformers=5.1\n", ", load_in_4bit=True"), "g.py");
+  REQUIRE(EvalEstimate(*quantized).breakdown);
+  REQUIRE(EvalEstimate(*quantized_five).breakdown);
+  CHECK(EvalEstimate(*quantized).breakdown->weights < 0.5 * bf16_gib * 1024.0 * 1024 * 1024);
+  CHECK(EvalEstimate(*quantized).breakdown->weights ==
+        Approx(EvalEstimate(*quantized_five).breakdown->weights).epsilon(1e-6));
+}

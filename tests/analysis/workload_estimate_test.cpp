@@ -418,3 +418,26 @@ TEST_CASE("expandable segments bring a trainer's high end down to the typical sl
   CHECK(HasAssumption(expandable, "expandable_segments:True"));
   CHECK(!HasAssumption(fixed, "expandable_segments"));
 }
+
+TEST_CASE("a serving process's weights take the dtype it loads them in", "[analysis][dtype]") {
+  Catalog catalog;
+  // Qwen2.5-7B-Instruct ships bf16: 7.62e9 parameters x 2 bytes = 14.2 GiB.
+  WorkloadEstimate checkpoint =
+      EstimateFirst(catalog, "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096\n");
+  REQUIRE(checkpoint.breakdown);
+  CHECK(est::BytesToGib(checkpoint.breakdown->weights) == Approx(7.62e9 * 2 / est::kGiB).epsilon(0.01));
+  // --dtype float32 (vLLM also spells it "float"): 4 bytes a parameter, twice the weights.
+  for (const char* dtype : {"float32", "float"}) {
+    INFO(dtype);
+    WorkloadEstimate fp32 = EstimateFirst(
+        catalog, std::string("vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096 --dtype ") +
+                     dtype + "\n");
+    REQUIRE(fp32.breakdown);
+    CHECK(fp32.breakdown->weights == Approx(2 * checkpoint.breakdown->weights).epsilon(1e-6));
+  }
+  // "auto" keeps the checkpoint's.
+  WorkloadEstimate automatic = EstimateFirst(
+      catalog, "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096 --dtype auto\n");
+  REQUIRE(automatic.breakdown);
+  CHECK(automatic.breakdown->weights == Approx(checkpoint.breakdown->weights).epsilon(1e-6));
+}
