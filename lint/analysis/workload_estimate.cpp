@@ -59,9 +59,11 @@ class SettingReader {
   void Assume(std::string_view name, const std::string& value, const char* why) {
     if (!explain_) return;
     const Setting* setting = w_.Find(name);
-    std::string state = setting && setting->value.kind == Value::Kind::kNone
-                            ? fmt::format("unknown ({})", setting->not_editable_reason)
-                            : "not set";
+    std::string state = "not set";
+    if (setting && setting->value.kind == Value::Kind::kNone)
+      state = fmt::format("unknown ({})", setting->not_editable_reason);
+    else if (setting && setting->value.is_string() && setting->value.text == kNoLimit)
+      state = fmt::format("without a limit ({})", setting->not_editable_reason);
     out_->assumptions.push_back(fmt::format("{} {}: {} assumed ({})", name, state, value, why));
   }
 
@@ -143,6 +145,7 @@ struct DataProbe {
   double completion_tokens = 0;  ///< kPrompt: the completion each prompt gets
   double budget_tokens = 0;      ///< kBudgetFill: the micro batch's token budget
   double sequences_per_gpu = 0;  ///< kBudgetFill: a GPU's share of the mini-batch
+  bool no_limit = false;         ///< kLength: the length is written as no limit, not left out
 };
 
 // The step's input when the data's sequences (kPrompt: prompts) are `len` tokens long
@@ -191,10 +194,11 @@ void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
   switch (probe.why) {
     case DataDecides::kLength:
       out->undecided = fmt::format(
-          "no sequence length is set, so the data decides: sequences up to {} tokens fit, the "
-          "assumed {} need {:.1f} GiB; state the length (max_seq_len, or a # gpulint: "
-          "max_seq_len=N directive) to have it judged",
-          fits, in.seq_len, est::BytesToGib(assumed.total_high));
+          "{}, so the data decides: sequences up to {} tokens fit, the assumed {} need {:.1f} "
+          "GiB; state the length (max_seq_len, or a # gpulint: max_seq_len=N directive) to have "
+          "it judged",
+          probe.no_limit ? "the sequence length has no limit" : "no sequence length is set", fits,
+          in.seq_len, est::BytesToGib(assumed.total_high));
       out->undecided_bound = fmt::format("sequences up to {} tokens fit", fits);
       return;
     case DataDecides::kPrompt:
@@ -260,9 +264,11 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.seq_len =
         s.NumberOr("max_seq_len", kAssumedDataTokens, "the sequence length depends on the data");
   }
-  const bool length_from_data = !w.Find("max_seq_len") && !(rl && s.Number("max_response_len"));
+  // A length written as no limit (ms-swift 2.x's --max_length -1) is as unset: the data's.
+  const bool no_length = !w.Find("max_seq_len") || s.String("max_seq_len") == kNoLimit;
+  const bool length_from_data = no_length && !(rl && s.Number("max_response_len"));
   const bool prompt_from_data =
-      !w.Find("max_seq_len") && rl && s.Number("max_response_len") && !w.Find("max_prompt_len");
+      no_length && rl && s.Number("max_response_len") && !w.Find("max_prompt_len");
   // Unpadded sequences (no padding, no packing) take as many tokens as the data has; a stated
   // data length settles it.
   bool unpadded = s.BoolOr("padding_free", false) && !s.BoolOr("packing", false);
@@ -473,7 +479,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
   if (!token_budget && length_from_data)
-    JudgeDataLength({DataDecides::kLength}, in, breakdown, out, explain);
+    JudgeDataLength({DataDecides::kLength, 0, 0, 0, w.Find("max_seq_len") != nullptr}, in,
+                    breakdown, out, explain);
   else if (!token_budget && prompt_from_data)
     JudgeDataLength({DataDecides::kPrompt, *s.Number("max_response_len")}, in, breakdown, out,
                     explain);

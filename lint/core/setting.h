@@ -41,6 +41,10 @@ struct Value {
   std::string ToString() const;
 };
 
+/// The value of a setting written as "no limit" (a flag map's `no_limit` values, such as
+/// ms-swift 2.x's `--max_length -1`): not a number, and not unset either.
+inline constexpr const char* kNoLimit = "unlimited";
+
 struct Setting {
   std::string name;     ///< canonical name (architecture.md)
   Value value;

@@ -30,6 +30,9 @@ struct FlagSpec {
   bool members = false;
   bool nargs = false;                      ///< argparse nargs="+": every word up to the next flag
   double scale = 1;                        ///< multiply numbers (e.g. GB -> bytes)
+  /// Values that set no limit (ms-swift 2.x's `--max_length -1`): the setting is written as
+  /// kNoLimit, not a number, so neither a default nor a guess stands in for it; the data decides.
+  std::vector<std::string> no_limit;
   bool alias = false;                      ///< another spelling of the map's main one
   /// Set (true, or any value) this switch changes memory in a way gpulint does not model
   /// (LLaMA-Factory's use_kt keeps MoE experts on the CPU): the workload is not estimated,

@@ -110,6 +110,12 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
     setting.value = TypedValue(spec.setting, spec.value);
     return built;
   }
+  if (std::find(spec.no_limit.begin(), spec.no_limit.end(), text) != spec.no_limit.end()) {
+    setting.value = Value::String(kNoLimit);
+    setting.editable = false;
+    setting.not_editable_reason = fmt::format("'{}' sets no limit", text);
+    return built;
+  }
   auto it = spec.values.find(text);
   if (spec.members) {  // the first member of the list that `values` names
     it = spec.values.end();

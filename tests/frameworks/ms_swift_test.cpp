@@ -184,3 +184,30 @@ TEST_CASE("ms-swift issue #3422: 10,000 tokens of eager attention on a V100 do n
   // fp16 on a V100, as 2.x's dtype AUTO picks: no bf16 warning.
   CHECK(lint.out.find("GL112") == std::string::npos);
 }
+
+TEST_CASE("ms-swift 2.x's --max_length -1 sets no limit: the data's length, not a bad value",
+          "[frameworks]") {
+  // swift/llm/utils/argument.py:661 at v2.6.1: `max_length: int = 2048  # -1: no limit`.
+  gpulint::testing::TempDir dir;
+  const std::string head =
+      "# gpulint: gpu=A100-80GB\nCUDA_VISIBLE_DEVICES=0 swift sft --model_id_or_path "
+      "Qwen/Qwen2.5-7B --sft_type lora --batch_size 32 --max_length ";
+  auto unlimited = gpulint::testing::RunGpulint(
+      {"estimate", "--isolated", dir.Write("a.sh", head + "-1\n")});
+  CHECK(unlimited.out.find("max_seq_len without a limit ('-1' sets no limit)") !=
+        std::string::npos);
+  auto lint = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("a.sh", head + "-1\n")});
+  CHECK(lint.out.find("GL006") == std::string::npos);
+  // LoRA on 32 sequences: out of memory at 2048 tokens, but with no limit the data's length
+  // decides (GL008 says up to which length it fits), so no error is claimed.
+  CHECK(lint.out.find("GL101") == std::string::npos);
+  CHECK(lint.out.find("GL008") != std::string::npos);
+  CHECK(lint.out.find("the sequence length has no limit, so the data decides") !=
+        std::string::npos);
+  auto capped =
+      gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("b.sh", head + "2048\n")});
+  CHECK(capped.out.find("GL101") != std::string::npos);
+  // Another negative length is still a bad value.
+  auto bad = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("c.sh", head + "-2\n")});
+  CHECK(bad.out.find("GL006") != std::string::npos);
+}
