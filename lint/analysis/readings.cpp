@@ -167,9 +167,10 @@ void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& rea
     // --batch-size): nothing to say.
     if (!priced.breakdown || Same(priced, *estimate)) continue;
     const std::string flag = FlagOf(reading, workload);
-    estimate->assumptions.push_back(fmt::format("{} read as {}: {}; if {}: {}", flag,
-                                                reading.taken_as, Outcome(*estimate),
-                                                reading.other_as, Outcome(priced)));
+    estimate->readings.push_back(fmt::format("{} read as {}: {}; if {}: {}", flag,
+                                             reading.taken_as, Outcome(*estimate),
+                                             reading.other_as, Outcome(priced)));
+    estimate->assumptions.push_back(estimate->readings.back());
     if (as_taken == VerdictOf(priced) || !estimate->reading_decides.empty()) continue;
     Decide(estimate, reading.setting,
            fmt::format("the verdict rests on what {} means to this script: read as {} it {} "

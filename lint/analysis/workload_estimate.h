@@ -53,6 +53,8 @@ struct WorkloadEstimate {
   /// (lint/analysis/readings.h); the setting is in unknown_inputs.
   std::string reading_decides;
   std::string reading_setting;  ///< the setting of that flag (GL009 points at it)
+  /// Each reading that moves the estimate, with both numbers (also in `assumptions`).
+  std::vector<std::string> readings;
 };
 
 /// The GPU a file's workloads run on: --gpu, a directive or SBATCH, gpulint.toml.

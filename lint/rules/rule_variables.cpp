@@ -116,7 +116,8 @@ const ExprSchema& RuleSchema() {
     s["est.peak_phase"] = s["est.offload_advice"] = ExprType::kString;
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
                           "workload.model_ref", "workload.skipped", "workload.suggestions",
-                          "workload.undecided", "workload.reading_decides"})
+                          "workload.undecided", "workload.reading_decides",
+                          "workload.readings_note"})
       s[n] = ExprType::kString;
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
@@ -270,6 +271,13 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "reading_decides")
         return e.reading_decides.empty() ? ExprValue::Missing()
                                          : ExprValue::String(e.reading_decides);
+      // The readings that moved the estimate but not the verdict, for a message's end ("" when
+      // none): a finding says what its numbers rest on.
+      if (field == "readings_note") {
+        std::string note;
+        for (const std::string& line : e.readings) note += "; " + line;
+        return ExprValue::String(note);
+      }
       if (field == "suggestions") {
         return ExprValue::String(DidYouMean(e.resolution.suggestions));
       }

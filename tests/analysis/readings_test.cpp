@@ -351,3 +351,36 @@ TEST_CASE("from_pretrained with no dtype loads by the transformers release the p
   CHECK(EvalEstimate(*quantized).breakdown->weights ==
         Approx(EvalEstimate(*quantized_five).breakdown->weights).epsilon(1e-6));
 }
+
+TEST_CASE("an error that holds under every reading says what its numbers rest on",
+          "[analysis][readings]") {
+  // Seed 002's 7B job at 16 sequences: out of an H200 under every reading of --bf16 and of the
+  // optimizer, so GL101 stands, and its message lists both readings with their numbers.
+  TempDir dir;
+  const std::string path = dir.Write(
+      "train.sh", "# gpulint: gpu=H200\naccelerate launch src/main.py --model "
+                  "Qwen/Qwen2.5-7B-Instruct --batch-size 16 --max-seq-length 1024 --bf16\n");
+  gpulint::testing::LintOutcome outcome = gpulint::testing::LintPath(path);
+  REQUIRE(outcome.ok);
+  REQUIRE(outcome.findings.size() == 1);
+  const std::string& message = outcome.findings[0].message;
+  CHECK(outcome.findings[0].rule == "GL101");
+  CHECK(Has(message, " GiB); --bf16 read as mixed precision over fp32 weights"));
+  CHECK(Has(message, "; if it loads the model in bf16"));
+  CHECK(Has(message, "; the optimizer (not on the command line) read as AdamW: "));
+  // A framework's own flags have no readings: nothing is added.
+  const std::string verl = dir.Write(
+      "sft.sh", "# gpulint: gpu=H100-80GB\ntorchrun --nproc_per_node 8 -m "
+                "verl.trainer.fsdp_sft_trainer model.partial_pretrain=Qwen/Qwen3-4B "
+                "data.micro_batch_size_per_gpu=16 data.max_length=32768 "
+                "model.enable_gradient_checkpointing=false\n");
+  gpulint::testing::LintOutcome framework = gpulint::testing::LintPath(verl);
+  REQUIRE(framework.ok);
+  bool error = false;
+  for (const gpulint::Finding& f : framework.findings) {
+    if (f.rule != "GL101") continue;
+    error = true;
+    CHECK_FALSE(Has(f.message, " read as "));
+  }
+  CHECK(error);
+}
