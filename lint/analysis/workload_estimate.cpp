@@ -600,10 +600,14 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   // it leaves unquantized in 16 bits (quantizers/quantizer_bnb_8bit.py:128-138 `if dtype is
   // None:` `dtype = torch.float16`, and likewise bnb 4-bit, GPTQ, AWQ, FP8 and MXFP4 at
   // 3553f0bc, 4.57.0.dev0), so a release's fp32 default does not reach a quantized model.
+  // A `dtype` default is a trainer's precision (the HF Trainer's fp32 without --bf16, shared
+  // with a model its process also loads), not how an engine loads weights: only a written
+  // --dtype counts. A `model_dtype` default is from_pretrained's, which does.
   for (const char* name : {"model_dtype", "dtype"}) {
     const Setting* setting = w.Find(name);
     auto text = s.String(name);
     if (!setting || !text) continue;
+    if (std::string_view(name) == "dtype" && setting->origin == Origin::kFrameworkDefault) break;
     const bool quantizer_decides = setting->origin == Origin::kFrameworkDefault &&
                                    quant.format != est::WeightFormat::kDefault;
     if (auto load = LoadDtype(*text); load && !quantizer_decides) arch.dtype = *load;

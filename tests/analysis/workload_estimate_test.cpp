@@ -435,6 +435,22 @@ TEST_CASE("a serving process's weights take the dtype it loads them in", "[analy
     REQUIRE(fp32.breakdown);
     CHECK(fp32.breakdown->weights == Approx(2 * checkpoint.breakdown->weights).epsilon(1e-6));
   }
+  // A trainer's precision default is not how a model beside it is loaded: the HF Trainer's
+  // fp32 (no --bf16) leaves an evaluator in its process at the checkpoint's dtype.
+  {
+    SourceMap sources;
+    auto read = testing::ReadText(
+        "python train.py --model_name_or_path Qwen/Qwen2.5-0.5B --per_device_train_batch_size 1 "
+        "--evaluator-model Qwen/Qwen2.5-7B-Instruct\n",
+        &sources);
+    const Workload* eval = nullptr;
+    for (const Workload& w : read.config.workloads)
+      if (w.role == "eval") eval = &w;
+    REQUIRE(eval);
+    WorkloadEstimate e = EstimateWorkload(*eval, read.config, Context(catalog, "H100-80GB"));
+    REQUIRE(e.breakdown);
+    CHECK(e.breakdown->weights == Approx(checkpoint.breakdown->weights).epsilon(1e-6));
+  }
   // "auto" keeps the checkpoint's.
   WorkloadEstimate automatic = EstimateFirst(
       catalog, "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096 --dtype auto\n");
