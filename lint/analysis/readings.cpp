@@ -60,7 +60,8 @@ bool WrittenInScript(const Setting& setting) {
 }
 
 // Whether `reading` holds for `workload`: the flag is written as the reading says (or, for an
-// unset reading, left out), and the script does not state the meaning some other way.
+// unset reading, left out or at the map's default; for an unpinned one, with no release
+// pinned), and the meaning is not stated some other way.
 bool Holds(const ReadingSpec& reading, const Workload& workload) {
   const Setting* setting = workload.Find(reading.setting);
   if (reading.unpinned && workload.release_pinned) return false;
@@ -73,8 +74,8 @@ bool Holds(const ReadingSpec& reading, const Workload& workload) {
                                             setting->written_as) == reading.flags.end())
       return false;
   }
-  // A meaning stated by a directive or --set (`batch_scope=per_device`) settles
-  // it: the script has said what the flag does.
+  // A meaning stated by a directive, gpulint.toml or --set (`batch_scope=per_device`) settles
+  // it: the project has said what the flag does.
   for (const auto& [name, text] : reading.other)
     if (name != reading.setting && workload.Find(name)) return false;
   return true;
@@ -132,7 +133,8 @@ void ApplyStatedMeanings(const std::vector<ReadingSpec>& readings,
     std::map<std::string, std::vector<std::string>> meanings;
     for (const auto& [name, text] : reading.other) meanings[name].push_back(text);
     for (const auto& [name, text] : reading.taken) meanings[name].push_back(text);
-    if (reading.taken.empty()) meanings[reading.setting].push_back(reading.value);
+    if (reading.taken.empty() && !reading.value.empty())
+      meanings[reading.setting].push_back(reading.value);
     for (const auto& [name, values] : meanings) {
       auto it = stated.find(name);
       if (it == stated.end()) continue;
