@@ -109,6 +109,7 @@ class CommandReader::Impl {
   struct Pending {
     std::vector<std::string> roles;  // empty: the primary workload
     Setting setting;
+    bool weak = false;  // FlagSpec::weak: set only where no other flag sets it
   };
 
   SourceSpan SpanOf(const Text& text) const {
@@ -364,7 +365,7 @@ class CommandReader::Impl {
     if (!built) return;
     if (built->unresolved) out_.unresolved.push_back(*built->unresolved);
     built->setting.written_as = written_as;
-    pending->push_back({spec.workloads, built->setting});
+    pending->push_back({spec.workloads, built->setting, spec.weak});
   }
 
   // A switch or value whose effect on memory gpulint does not model: the workload gets the
@@ -920,8 +921,15 @@ class CommandReader::Impl {
         bool applies = p.roles.empty() ? spec.primary || specs.size() == 1
                                        : std::find(p.roles.begin(), p.roles.end(), spec.role) !=
                                              p.roles.end();
-        if (!applies) continue;
+        if (!applies || p.weak) continue;
         Merge(&workload, p.setting);
+      }
+      // Weak flags fill only what the others left.
+      for (const Pending& p : pending) {
+        if (!p.weak || workload.Find(p.setting.name)) continue;
+        if (std::find(p.roles.begin(), p.roles.end(), spec.role) != p.roles.end() ||
+            (p.roles.empty() && (spec.primary || specs.size() == 1)))
+          Merge(&workload, p.setting);
       }
       if (out_.launch.nodes && !workload.Find("nodes")) workload.settings["nodes"] = *out_.launch.nodes;
       workload.shares_process_gpus = spec.shares_process;

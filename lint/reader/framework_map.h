@@ -33,6 +33,9 @@ struct FlagSpec {
   /// Values that set no limit (ms-swift 2.x's `--max_length -1`): the setting is written as
   /// kNoLimit, not a number, so neither a default nor a guess stands in for it; the data decides.
   std::vector<std::string> no_limit;
+  /// Sets its setting only where no other flag of the command does, whatever their order
+  /// (OpenRLHF's --reward_pretrain is the critic's model unless --critic_pretrain names one).
+  bool weak = false;
   bool alias = false;                      ///< another spelling of the map's main one
   /// Set (true, or any value) this switch changes memory in a way gpulint does not model
   /// (LLaMA-Factory's use_kt keeps MoE experts on the CPU): the workload is not estimated,
