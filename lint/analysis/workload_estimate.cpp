@@ -357,10 +357,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   }
   // Sharded states divide by the GPU count; a count the script leaves unresolved (verl's
   // trainer.n_gpus_per_node=$SLURM_GPUS_PER_NODE) is not one GPU.
-  if (w.gpus <= 0 && in.sharding != est::Sharding::kNone) {
-    out->unknown_inputs.emplace_back("gpus");
-    out->assumptions.push_back("the GPU count is not known: sharded states are not divided");
-  }
+  const bool count_decides = w.gpus <= 0 && in.sharding != est::Sharding::kNone;
   // Offload between an RL job's phases (verl's FSDP actor offload) frees the GPU while the
   // engine generates and loads everything back for the update: the step's peak is the same.
   const bool phase_offload = s.String("offload_timing").value_or("step") == "phase";
@@ -478,6 +475,25 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     out->assumptions.push_back(
         "the reference model's weights stay in CPU memory between log-prob passes");
   est::Breakdown breakdown = est::EstimateTraining(in);
+  // With the GPU count unknown, a job that does not fit even with its states divided over any
+  // number of GPUs does not fit at all (four whole models per GPU under ZeRO-2): that least
+  // estimate is judged. Otherwise the count decides, and the verdict waits for it.
+  if (count_decides) {
+    constexpr int kManyGpus = 1 << 16;
+    est::TrainingInput many = in;
+    many.gpus = kManyGpus;
+    many.shard_group = std::max(kManyGpus / std::max(in.tp * in.pp, 1), 1);
+    est::Breakdown least = est::EstimateTraining(many);
+    if (least.total_low > out->usable_bytes) {
+      breakdown = std::move(least);
+      out->assumptions.push_back(
+          "the GPU count is not known: states divided as over any number of GPUs, the least "
+          "this job needs");
+    } else {
+      out->unknown_inputs.emplace_back("gpus");
+      out->assumptions.push_back("the GPU count is not known: sharded states are not divided");
+    }
+  }
   if (!token_budget && length_from_data)
     JudgeDataLength({DataDecides::kLength, 0, 0, 0, w.Find("max_seq_len") != nullptr}, in,
                     breakdown, out, explain);

@@ -411,8 +411,10 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         }
       } else if (workload.SpreadsOverDevices()) {
         gpus = visible_gpus;
-      } else if (read.launch.distributed && !pool.empty()) {
-        gpus = static_cast<int>(pool.size());  // accelerate/deepspeed default: every visible GPU
+      } else if (read.launch.distributed) {
+        // accelerate's and deepspeed's default: every visible GPU, unknown (0) where neither the
+        // script nor the project says which (a count of 1 would leave ZeRO's states undivided).
+        gpus = visible_gpus;
       } else if (spec_of && spec_of->all_visible_gpus) {
         gpus = visible_gpus;
       } else {

@@ -78,3 +78,43 @@ TEST_CASE("OpenRLHF issue #398: four Llama-3-8B copies per A100-40GB do not fit"
   CHECK(lint.exit_code == 1);
   CHECK(lint.out.find("GL101") != std::string::npos);
 }
+
+TEST_CASE("deepspeed with no GPU count: judged where any count gives the same verdict",
+          "[frameworks][rules]") {
+  // `deepspeed` with neither --num_gpus nor declared devices runs on every visible GPU, and
+  // how many that is the script does not say: not one GPU.
+  gpulint::SourceMap sources;
+  auto read = gpulint::testing::ReadText(
+      "deepspeed --module openrlhf.cli.train_ppo --pretrain Qwen/Qwen2.5-7B\n", &sources);
+  REQUIRE(!read.config.workloads.empty());
+  CHECK(read.config.workloads[0].gpus == 0);
+  gpulint::testing::TempDir dir;
+  // Issue #398's job without a count: four whole Llama-3-8B copies under ZeRO-2 leave no room
+  // at any count, so the least estimate (states divided as over any number of GPUs) is judged.
+  const std::string any_count =
+      "# gpulint: gpu=A100-40GB\ndeepspeed --module openrlhf.cli.train_ppo --pretrain "
+      "meta-llama/Meta-Llama-3-8B --reward_pretrain meta-llama/Meta-Llama-3-8B "
+      "--micro_train_batch_size 2 --micro_rollout_batch_size 4 --zero_stage 2 --bf16\n";
+  auto lint = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("a.sh", any_count)});
+  CHECK(lint.out.find("GL101") != std::string::npos);
+  auto estimate =
+      gpulint::testing::RunGpulint({"estimate", "--isolated", dir.Write("a.sh", any_count)});
+  CHECK(estimate.out.find("states divided as over any number of GPUs, the least this job "
+                          "needs") != std::string::npos);
+  // ZeRO-3 shards the weights too: 7B models fit over enough GPUs and not on one, so the count
+  // decides and no error is claimed until it is known.
+  const std::string zero3 =
+      "# gpulint: gpu=A100-80GB\ndeepspeed{} --module openrlhf.cli.train_ppo --pretrain "
+      "Qwen/Qwen2.5-7B --reward_pretrain Qwen/Qwen2.5-7B --zero_stage 3 --bf16 "
+      "--gradient_checkpointing --micro_train_batch_size 1 --micro_rollout_batch_size 1\n";
+  auto with = [&](const std::string& count) {
+    std::string text = zero3;
+    text.replace(text.find("{}"), 2, count);
+    return text;
+  };
+  CHECK(gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("b.sh", with(""))})
+            .out.find("GL101") == std::string::npos);
+  CHECK(gpulint::testing::RunGpulint(
+            {"lint", "--isolated", dir.Write("c.sh", with(" --num_gpus 1"))})
+            .out.find("GL101") != std::string::npos);
+}
