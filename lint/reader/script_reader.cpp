@@ -427,6 +427,10 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       int per_node_gpus = gpus;
       if (auto nodes = workload.Number("nodes"); nodes && *nodes > 1)
         per_node_gpus = gpus / static_cast<int>(*nodes);
+      // However many GPUs a distributed launcher starts, its processes are alike: the first
+      // stands for them, so what shares a GPU with it (a model in the same process, a job
+      // started beside it) is still checked.
+      if (gpus == 0 && read.launch.distributed) per_node_gpus = 1;
       for (int d = 0; d < per_node_gpus; ++d) {
         size_t slot = start + static_cast<size_t>(d);
         workload.devices.push_back(slot < pool.size() ? pool[slot] : static_cast<int>(slot));

@@ -101,6 +101,9 @@ TEST_CASE("deepspeed with no GPU count: judged where any count gives the same ve
       gpulint::testing::RunGpulint({"estimate", "--isolated", dir.Write("a.sh", any_count)});
   CHECK(estimate.out.find("states divided as over any number of GPUs, the least this job "
                           "needs") != std::string::npos);
+  // The first of its GPUs stands for all: the four models in each process still add up there.
+  CHECK(estimate.out.find("GPU 0 is shared: train (line 2) + reference (line 2) + critic (line "
+                          "2) + reward (line 2)") != std::string::npos);
   // ZeRO-3 shards the weights too: 7B models fit over enough GPUs and not on one, so the count
   // decides and no error is claimed until it is known.
   const std::string zero3 =
