@@ -81,27 +81,29 @@ bool Holds(const ReadingSpec& reading, const Workload& workload) {
   return true;
 }
 
-// The directive that states the map's meaning: its `taken` settings, else the setting's value.
-std::string StatedAsTaken(const ReadingSpec& reading, const Workload& workload) {
-  if (reading.taken.empty()) {
-    const Setting* setting = workload.Find(reading.setting);
-    return fmt::format("{}={}", reading.setting,
-                       reading.unset || !setting ? reading.value : setting->value.ToString());
-  }
-  std::string stated;
-  for (const auto& [name, text] : reading.taken)
-    stated += fmt::format("{}{}={}", stated.empty() ? "" : " ", name, text);
-  return stated;
+// Settings as a directive writes them: "batch_scope=global optimizer=adamw_8bit".
+std::string Directive(const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::string out;
+  for (const auto& [name, text] : settings)
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", name, text);
+  return out;
 }
 
-// The workload under `reading`'s other meaning; `stated` gets the directive that states it.
-void ApplyOther(const ReadingSpec& reading, Workload* workload, std::string* stated) {
+// The directive that states the map's meaning: its `taken` settings, else the setting's value.
+std::string StatedAsTaken(const ReadingSpec& reading, const Workload& workload) {
+  if (!reading.taken.empty()) return Directive(reading.taken);
+  const Setting* setting = workload.Find(reading.setting);
+  return fmt::format("{}={}", reading.setting,
+                     reading.unset || !setting ? reading.value : setting->value.ToString());
+}
+
+// The workload under `reading`'s other meaning.
+void ApplyOther(const ReadingSpec& reading, Workload* workload) {
   for (const auto& [name, text] : reading.other) {
     Setting& changed = workload->settings[name];
     changed.name = name;
     changed.value = TypedValue(name, text);
     changed.origin = Origin::kDirective;
-    *stated += fmt::format("{}{}={}", stated->empty() ? "" : " ", name, text);
   }
 }
 
@@ -161,8 +163,7 @@ void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& rea
     if (!Holds(reading, workload)) continue;
     holding.push_back(&reading);
     Workload other = workload;
-    std::string stated;  // the directive that states the other meaning
-    ApplyOther(reading, &other, &stated);
+    ApplyOther(reading, &other);
     WorkloadEstimate priced = EstimateSettings(other, *estimate, /*explain=*/true);
     // The same memory either way (a model that only generates keeps 16-bit weights under both
     // readings of --bf16; one process holds the whole batch under both readings of
@@ -180,20 +181,19 @@ void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& rea
                        "{}', or '# gpulint: {}' for the first) to have it judged",
                        flag, reading.taken_as, Words(*estimate), Outcome(*estimate),
                        est::BytesToGib(estimate->usable_bytes), reading.other_as,
-                       Words(priced), Outcome(priced), stated,
+                       Words(priced), Outcome(priced), Directive(reading.other),
                        StatedAsTaken(reading, workload)));
   }
   // No one reading decides, but together they may: `--bf16` as bf16 weights and `--batch-size`
   // as a global batch each leave the job out of memory and both at once fit it. An error then
-  // still rests on readings the script has not stated. A reading that moves nothing alone may
-  // with the others (a length cap the data decides once the states fit), so all are priced
-  // together, and those the joint estimate needs are named.
+  // still rests on readings the script has not stated. A reading that leaves the verdict alone
+  // may still be needed beside the others, so all are priced together, and those whose removal
+  // changes the joint estimate are named.
   if (!estimate->reading_decides.empty() || holding.size() < 2) return;
   auto joint = [&](const ReadingSpec* left_out) {
     Workload other = workload;
-    std::string stated;
     for (const ReadingSpec* reading : holding)
-      if (reading != left_out) ApplyOther(*reading, &other, &stated);
+      if (reading != left_out) ApplyOther(*reading, &other);
     return EstimateSettings(other, *estimate, /*explain=*/true);
   };
   WorkloadEstimate priced = joint(nullptr);
@@ -204,8 +204,7 @@ void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& rea
     WorkloadEstimate without = joint(reading);
     if (without.breakdown && Same(without, priced)) continue;
     if (!first) first = reading;
-    Workload unused = workload;
-    ApplyOther(*reading, &unused, &stated);
+    stated += (stated.empty() ? "" : " ") + Directive(reading->other);
     as_read += (as_read.empty() ? "" : " ") + StatedAsTaken(*reading, workload);
     flags += fmt::format("{}{}", flags.empty() ? "" : ", ", FlagOf(*reading, workload));
   }

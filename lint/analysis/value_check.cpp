@@ -1,9 +1,7 @@
 #include "lint/analysis/value_check.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "lint/core/setting_types.h"
@@ -20,9 +18,7 @@ std::string Problem(const std::string& name, const Value& value) {
   auto info = SettingTypes().find(name);
   if (info == SettingTypes().end()) return "";
   const SettingInfo& s = info->second;
-  if (!s.values.empty() && value.is_string() &&
-      std::find(s.values.begin(), s.values.end(), value.text) == s.values.end())
-    return fmt::format("not one of {}", fmt::join(s.values, ", "));
+  if (!s.values.empty() && value.is_string()) return ValueTextProblem(name, value.text);
   if (!value.is_number()) return "";
   if (s.type != SettingType::kInt && s.type != SettingType::kNumber) return "";
   const double n = value.number;

@@ -619,16 +619,13 @@ est::Breakdown EstimateServingWorkload(const Workload& w, const est::ModelArch& 
   // A `dtype` default is a trainer's precision (the HF Trainer's fp32 without --bf16, shared
   // with a model its process also loads), not how an engine loads weights: only a written
   // --dtype counts. A `model_dtype` default is from_pretrained's, which does.
-  for (const char* name : {"model_dtype", "dtype"}) {
-    const Setting* setting = w.Find(name);
-    auto text = s.String(name);
-    if (!setting || !text) continue;
-    if (std::string_view(name) == "dtype" && setting->origin == Origin::kFrameworkDefault) break;
-    const bool quantizer_decides = setting->origin == Origin::kFrameworkDefault &&
-                                   quant.format != est::WeightFormat::kDefault;
-    if (auto load = LoadDtype(*text); load && !quantizer_decides) arch.dtype = *load;
-    break;
-  }
+  const char* load = w.Find("model_dtype") ? "model_dtype" : "dtype";
+  const Setting* written = w.Find(load);
+  const bool from_default = written && written->origin == Origin::kFrameworkDefault;
+  const bool ignored = from_default && (std::string_view(load) == "dtype" ||
+                                        quant.format != est::WeightFormat::kDefault);
+  if (auto text = written && !ignored ? s.String(load) : std::nullopt)
+    if (auto dtype = LoadDtype(*text)) arch.dtype = *dtype;
 
   if (auto len = s.Number("max_model_len")) {
     in.max_model_len = *len;

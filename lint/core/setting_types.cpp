@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cmath>
-
 #include <cstdlib>
-#include <toml++/toml.h>
 
 #include "lint/data/embedded_data.h"
 #include "lint/util/strings.h"

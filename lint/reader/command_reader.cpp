@@ -917,20 +917,16 @@ class CommandReader::Impl {
       workload.framework = map.name;
       workload.release_pinned = ReleasePinned(map);
       workload.command_span = SpanOf(record_.argv[0]);
-      for (const Pending& p : pending) {
-        bool applies = p.roles.empty() ? spec.primary || specs.size() == 1
-                                       : std::find(p.roles.begin(), p.roles.end(), spec.role) !=
-                                             p.roles.end();
-        if (!applies || p.weak) continue;
-        Merge(&workload, p.setting);
-      }
+      auto applies = [&](const Pending& p) {
+        return p.roles.empty()
+                   ? spec.primary || specs.size() == 1
+                   : std::find(p.roles.begin(), p.roles.end(), spec.role) != p.roles.end();
+      };
+      for (const Pending& p : pending)
+        if (applies(p) && !p.weak) Merge(&workload, p.setting);
       // Weak flags fill only what the others left.
-      for (const Pending& p : pending) {
-        if (!p.weak || workload.Find(p.setting.name)) continue;
-        if (std::find(p.roles.begin(), p.roles.end(), spec.role) != p.roles.end() ||
-            (p.roles.empty() && (spec.primary || specs.size() == 1)))
-          Merge(&workload, p.setting);
-      }
+      for (const Pending& p : pending)
+        if (applies(p) && p.weak && !workload.Find(p.setting.name)) Merge(&workload, p.setting);
       if (out_.launch.nodes && !workload.Find("nodes")) workload.settings["nodes"] = *out_.launch.nodes;
       workload.shares_process_gpus = spec.shares_process;
       out_.workloads.push_back(std::move(workload));

@@ -25,7 +25,6 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
                                          const SourceSpan& flag_span, bool config_origin,
                                          const SourceMap& sources);
 
-
 /// A typed value from text for setting `name` (rules/settings.toml decides the type).
 Value TypedValue(const std::string& name, const std::string& text);
 

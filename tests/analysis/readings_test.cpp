@@ -112,6 +112,16 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// That `e`'s verdict was left to a reading, quoting its own range after `as_read`, the range
+// of `other` (the job estimated under the other meaning) after `as_other`, and `directives`.
+void CheckLeftToReading(const gpulint::WorkloadEstimate& e, const std::string& as_read,
+                        const gpulint::WorkloadEstimate& other, const std::string& as_other,
+                        const std::string& directives) {
+  CHECK(Has(e.reading_decides, as_read + " (" + RangeOf(e)));
+  CHECK(Has(e.reading_decides, as_other + " (" + RangeOf(other) + ")"));
+  CHECK(Has(e.reading_decides, directives));
+}
+
 // A team's own trainer over 8 processes: Qwen2.5-1.5B, packed 2048-token blocks (--block_size:
 // no reading), AdamW stated, checkpointing on. 16 sequences a GPU need the 16 x 2048 x 151,936
 // logits (56 GiB of them): past an H100-80GB. 16 over 8 processes are 2 a GPU, and fit.
@@ -137,12 +147,10 @@ TEST_CASE("a --batch-size that may be the step's whole batch is priced both ways
   const gpulint::WorkloadEstimate& two = TrainEstimate(*per_gpu);
   REQUIRE(two.breakdown);
   CHECK(two.breakdown->total_high <= two.usable_bytes);
-  CHECK(Has(e.reading_decides, "what --batch-size means to this script: read as each GPU's "
-                               "micro batch it does not fit (" + RangeOf(e)));
-  CHECK(Has(e.reading_decides, "split over the data-parallel processes it fits (" +
-                                   RangeOf(two) + ")"));
-  CHECK(Has(e.reading_decides, "'# gpulint: batch_scope=global', or '# gpulint: "
-                               "batch_scope=per_device' for the first"));
+  CheckLeftToReading(
+      e, "what --batch-size means to this script: read as each GPU's micro batch it does not fit",
+      two, "split over the data-parallel processes it fits",
+      "'# gpulint: batch_scope=global', or '# gpulint: batch_scope=per_device' for the first");
   CHECK(e.reading_setting == "micro_batch");
   // A per-device spelling has no other meaning: no reading, and none listed.
   auto stated = gpulint::testing::AnalyzeText(BatchScript("", "--micro_batch_size 16"), "c.sh");
@@ -206,12 +214,11 @@ TEST_CASE("an optimizer the command line does not name is priced as AdamW and as
   REQUIRE(small.breakdown);
   CHECK(e.breakdown->total_high > e.usable_bytes);
   CHECK(small.breakdown->total_high <= small.usable_bytes);
-  CHECK(Has(e.reading_decides, "what the optimizer (not on the command line) means to this "
-                               "script: read as AdamW it may not fit (" + RangeOf(e)));
-  CHECK(Has(e.reading_decides, "if the code builds an 8-bit AdamW (bitsandbytes) it fits (" +
-                                   RangeOf(small) + ")"));
-  CHECK(Has(e.reading_decides, "'# gpulint: optimizer=adamw_8bit', or '# gpulint: "
-                               "optimizer=adamw' for the first"));
+  CheckLeftToReading(
+      e, "what the optimizer (not on the command line) means to this script: read as AdamW it "
+         "may not fit",
+      small, "if the code builds an 8-bit AdamW (bitsandbytes) it fits",
+      "'# gpulint: optimizer=adamw_8bit', or '# gpulint: optimizer=adamw' for the first");
   // Named on the command line, or stated: no reading.
   TempDir dir;
   CHECK(RuleIds(dir.Write("a.sh", script(" --optim adamw"))).count("GL009") == 0);
