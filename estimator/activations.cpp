@@ -18,10 +18,13 @@ namespace {
 //    for Llama and Qwen, whose attention norm feeds q, k and v and MLP norm gate and up.
 //  - with a frozen weight nothing keeps the normalized value or the output for a weight's
 //    gradient: the fp32 upcast alone (HF), or the input alone (fused).
-double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double readers) {
+//  - Liger's RMSNorm, where a trainer has it replace the layers' two norms and the final one,
+//    keeps its input as the fused ones do (the fp32 rstd per row is negligible).
+double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double readers,
+                         bool liger = false) {
   const double c = in.compute_bytes;
   const double h = static_cast<double>(m.hidden_size);
-  const bool fused = in.norms == NormStyle::kFused || m.layer_norm_bias;
+  const bool fused = in.norms == NormStyle::kFused || m.layer_norm_bias || (liger && !in.autocast);
   if (in.frozen_base) return fused ? c * h : 4 * h;
   if (fused) return 2 * c * h;
   if (in.autocast) return (8 + c * readers) * h;
@@ -29,34 +32,41 @@ double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double r
 }
 
 // What LoRA adds per token in one layer. PEFT casts each adapted linear's input to the adapters'
-// fp32, and dropout keeps its output for lora_A and a one-byte mask: 5 bytes per input element
-// (4 without dropout); lora_A's r-wide fp32 output is kept for lora_B. Measured: with this and
-// the frozen base's savings, LoRA runs without checkpointing on an H100 (bench/gpu/results:
-// Qwen2.5, Qwen3, Llama at ranks 8 and 64, all linear layers or q and v) fit within 1-2%.
+// dtype (tuners_utils.py `_cast_input_dtype`: a new tensor unless the dtypes already agree), and
+// dropout keeps its output for lora_A and a one-byte mask. With fp32 adapters that is 5 bytes
+// per input element (4 without dropout), each adapted linear its own copy; lora_A's r-wide
+// output is kept for lora_B. Measured: with this and the frozen base's savings, LoRA runs
+// without checkpointing on an H100 (bench/gpu/results: Qwen2.5, Qwen3, Llama at ranks 8 and 64,
+// all linear layers or q and v) fit within 1-2%. Adapters in the compute dtype (DeepSpeed) need
+// no cast: dropout's 16-bit output and mask per adapted linear, and without dropout lora_A keeps
+// the input itself, one tensor for the linears that share it (q, k and v; gate and up).
 double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const ActivationInput& in) {
   if (in.lora_rank <= 0) return 0;
   const double h = static_cast<double>(m.hidden_size);
   const double attention_out = static_cast<double>(m.num_attention_heads) *
                                (m.is_mla() ? m.v_head_dim : m.head_dim);
-  double inputs = 2 * h, adapted = 2;  // q_proj and v_proj read the normalized hidden state
+  const bool shared = !in.lora_dropout && in.lora_bytes <= in.compute_bytes;
+  // q_proj and v_proj read the normalized hidden state.
+  double inputs = shared ? h : 2 * h, adapted = 2;
   if (in.lora_all_linear) {
-    inputs = 3 * h + attention_out;  // q, k, v; o_proj reads the attention output
+    inputs = (shared ? h : 3 * h) + attention_out;  // q, k, v; o_proj reads the attention output
     adapted = 4;
     const double up_linears = m.gated_mlp ? 2 : 1;  // gate and up, or fc1
+    const double up_inputs = shared ? 1 : up_linears;
     if (m.IsMoeLayer(layer)) {
       const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
-      inputs += k * (up_linears * h + static_cast<double>(m.expert_intermediate_size));
+      inputs += k * (up_inputs * h + static_cast<double>(m.expert_intermediate_size));
       adapted += k * (up_linears + 1);
     } else {
       const double width = m.is_moe() && m.dense_intermediate_size > 0
                                ? m.dense_intermediate_size
                                : m.intermediate_size;
-      inputs += up_linears * h + width;
+      inputs += up_inputs * h + width;
       adapted += up_linears + 1;
     }
   }
-  const double per_input = in.lora_dropout ? 5 : 4;
-  return (per_input * inputs + 4 * adapted * in.lora_rank) / std::max(in.tp, 1);
+  const double per_input = in.lora_bytes + (in.lora_dropout ? 1 : 0);
+  return (per_input * inputs + in.lora_bytes * adapted * in.lora_rank) / std::max(in.tp, 1);
 }
 
 // What a frozen base quantized by bitsandbytes keeps beyond a 16-bit frozen base, per token in
@@ -123,6 +133,7 @@ double AttentionSpan(const ModelArch& m, int64_t layer, double context_len) {
 //  - per-head q/k norms (Qwen3, Gemma 3) keep an fp32 copy and a cast of q and k;
 //  - gated MLP: gate output (for SiLU), SiLU output and up output (for the product) and the
 //    product (for down_proj): 4cI; a plain MLP keeps fc1's output and the activation: 2cI;
+//    Liger's fused GLU keeps no SiLU output: 3cI (dense layers; its MoE patches vary by type);
 //  - MoE: each token visits top-k experts: k x (ch dispatched input + expert MLP), plus the
 //    shared expert;
 //  - a frozen weight needs no saved input for its own gradient: the product in front of
@@ -144,9 +155,9 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
   double norms = m.norms_per_layer == 1
-                     ? NormBytesPerToken(m, in, attention_readers + mlp_readers)
-                     : NormBytesPerToken(m, in, attention_readers) +
-                           NormBytesPerToken(m, in, mlp_readers);
+                     ? NormBytesPerToken(m, in, attention_readers + mlp_readers, in.liger_norms)
+                     : NormBytesPerToken(m, in, attention_readers, in.liger_norms) +
+                           NormBytesPerToken(m, in, mlp_readers, in.liger_norms);
   if (m.norms_per_layer > 2) {
     ActivationInput plain = in;
     plain.autocast = false;
@@ -160,6 +171,8 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     bytes += (4 + c) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
   // A frozen down_proj / fc2 does not keep its input.
   const double mlp_factor = (m.gated_mlp ? 4 : 2) - (in.frozen_base ? 1 : 0);
+  // Liger's GLU keeps no activation output: gate and up only (and down_proj's input).
+  const double dense_mlp_factor = mlp_factor - (in.liger_glu && m.gated_mlp ? 1 : 0);
   if (m.IsMoeLayer(layer)) {
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     bytes += k * (c * h + mlp_factor * c * m.expert_intermediate_size) / tp;
@@ -169,7 +182,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   } else {
     double width = m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
                                                                : m.intermediate_size;
-    bytes += mlp_factor * c * width / tp;
+    bytes += dense_mlp_factor * c * width / tp;
   }
   return bytes + LoraBytesPerTokenLayer(m, layer, in) +
          QuantizedBaseInputBytesPerToken(m, layer, in);
@@ -180,7 +193,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
 //  - a gated MLP's product rule holds the gradients of the product and of both factors (3cI; a
 //    plain MLP's activation 2cI); with an adapter on down_proj, PEFT's fp32 path adds the
 //    gradient of the adapter's input and of its dropout (8 bytes) and the cast back (c) of the
-//    product's width, beside the base gradient;
+//    product's width, beside the base gradient; 16-bit adapters need no cast (3cI in all);
 //  - attention holds dq, dk, dv and the output's gradient; eager attention also the scores'
 //    gradient in 16 bits, in fp32 and the softmax's (c + 8 bytes per score).
 // Measured: with checkpointing, where one layer's backward sets the peak (eager attention, LoRA
@@ -197,14 +210,20 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
                            static_cast<double>(m.expert_intermediate_size)
                      : (m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
                                                                     : m.intermediate_size);
-  double mlp = (m.gated_mlp ? 3 : 2) * c * width / tp;
-  if (in.lora_rank > 0 && in.lora_all_linear) mlp = std::max(mlp, (8 + 2 * c) * width / tp);
+  // Liger's GLU writes the gradients of gate and up into their saved outputs: only the
+  // product's gradient is new.
+  const bool liger = in.liger_glu && m.gated_mlp && !m.IsMoeLayer(layer);
+  double mlp = (liger ? 1 : m.gated_mlp ? 3 : 2) * c * width / tp;
+  if (in.lora_rank > 0 && in.lora_all_linear) {
+    const double cast_back = in.lora_bytes > c ? c : 0;
+    mlp = std::max(mlp, (2 * in.lora_bytes + cast_back + c) * width / tp);
+  }
   return std::max(attention, mlp);
 }
 
 double FinalNormBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const double h_split = in.sequence_parallel ? std::max(in.tp, 1) : 1;
-  return NormBytesPerToken(m, in, 1) / h_split;  // read by the LM head alone
+  return NormBytesPerToken(m, in, 1, in.liger_norms) / h_split;  // read by the LM head alone
 }
 
 ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput& in) {

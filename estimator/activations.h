@@ -28,9 +28,19 @@ struct ActivationInput {
   /// The layers' weights are frozen (LoRA, a reference model): an op keeps the input a frozen
   /// weight multiplies only when something else needs it.
   bool frozen_base = false;
-  int lora_rank = 0;          ///< > 0: LoRA adapters, in fp32 as PEFT keeps them
+  int lora_rank = 0;          ///< > 0: LoRA adapters
   bool lora_all_linear = false;  ///< adapters on every linear layer, else q_proj and v_proj
   bool lora_dropout = true;      ///< dropout in front of each adapter (a mask per input)
+  /// Bytes per element of the adapters' weights, which PEFT casts each input to: 4 where PEFT
+  /// keeps them in fp32; the 16-bit compute dtype where the trainer casts the whole module
+  /// (DeepSpeed's engine calls module.bfloat16() or .half()).
+  double lora_bytes = 4;
+  /// Liger-Kernel's RMSNorm in the decoder layers' two norms and the final one: it keeps its
+  /// 16-bit input and an fp32 rstd per row (ops/rms_norm.py `ctx.save_for_backward(X, W, RSTD)`).
+  bool liger_norms = false;
+  /// Liger-Kernel's SwiGLU/GeGLU in the dense layers' MLP: it keeps the gate's and up's outputs
+  /// only (ops/swiglu.py `ctx.save_for_backward(a, b)`) and writes their gradients into them.
+  bool liger_glu = false;
   /// The frozen base is quantized and multiplied through bitsandbytes, whose 4- and 8-bit
   /// matmuls keep their 16-bit input for backward whether or not the weight is frozen.
   bool quantized_base_keeps_inputs = false;

@@ -76,6 +76,10 @@ struct ModelArch {
   bool lm_head_bias = false;
   enum class QkNorm { kNone, kPerHead, kFullWidth } qk_norm = QkNorm::kNone;
   bool attention_sinks = false;  ///< one learned logit per head per layer (gpt-oss)
+  /// What Liger-Kernel replaces in this model type when a trainer asks it to: the decoder
+  /// layers' two RMSNorms and the final one, and the dense layers' gated MLP.
+  bool liger_rms_norm = false;
+  bool liger_glu = false;
 
   // Mixture of experts.
   int64_t num_experts = 0;

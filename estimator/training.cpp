@@ -163,6 +163,12 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   act.lora_rank = in.lora_rank;
   act.lora_all_linear = in.lora_all_linear;
   act.lora_dropout = in.lora_dropout;
+  // DeepSpeed's engine casts the whole module to its 16-bit dtype, adapters included
+  // (deepspeed/runtime/engine.py:1224-1231 at 38327e07, 0.16.5: `self.module.half()`,
+  // `self.module.bfloat16()`); elsewhere PEFT keeps them in fp32.
+  act.lora_bytes = in.style == TrainerStyle::kDeepSpeed && c < 4 ? c : 4;
+  act.liger_norms = in.liger_rms_norm && m.liger_rms_norm;
+  act.liger_glu = in.liger_glu && m.liger_glu;
   // Plain mixed precision runs the forward under torch.autocast over the fp32 master weights.
   // DeepSpeed and Megatron keep 16-bit weights, FSDP gathers them in 16 bits, and a frozen base
   // is stored in 16 bits: none of them computes on fp32 weights.

@@ -81,6 +81,10 @@ struct TrainingInput {
   bool lora_all_linear = false;      ///< else q_proj and v_proj only (PEFT's default for Llama)
   bool lora_lm_head = false;         ///< the output projection is adapted too
   bool lora_dropout = true;          ///< dropout before each adapter keeps a mask and a copy
+  /// The trainer has Liger-Kernel patch the model's RMSNorms / gated MLPs, where Liger supports
+  /// the model type (ModelArch::liger_rms_norm, liger_glu).
+  bool liger_rms_norm = false;
+  bool liger_glu = false;
   Quantization base_quant;           ///< QLoRA: the frozen base in NF4 etc.
   /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
   bool quantized_base_keeps_inputs = false;

@@ -422,6 +422,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                  : loss == "fused"        ? est::LossPath::kFused
                                           : est::LossPath::kUpcast;
   if (s.BoolOr("fused_ce", false)) in.loss_path = est::LossPath::kFused;
+  in.liger_rms_norm = s.BoolOr("liger_rms_norm", false);
+  in.liger_glu = s.BoolOr("liger_glu", false);
   in.loss_chunks = static_cast<int>(s.Number("loss_chunks").value_or(8));
   in.loss_entropy = s.Number("entropy_coeff").value_or(0) != 0;
   // A trainer that asks the model for the completion's logits only (TRL's logits_to_keep).

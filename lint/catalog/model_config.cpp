@@ -192,6 +192,8 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.gated_mlp = Bool(t, "gated_mlp", true);
   arch.layer_norm_bias = Bool(t, "layer_norm_bias", false);
   arch.norms_per_layer = static_cast<int>(Int(t, "norms_per_layer", 2));
+  arch.liger_rms_norm = Bool(t, "liger_rms_norm", false);
+  arch.liger_glu = Bool(t, "liger_glu", false);
   arch.qkv_bias = Bool(t, "qkv_bias", false) || Bool(flat, "attention_bias", false) ||
                   Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
   // Seed-OSS splits the two: attention_bias is q/k/v, attention_out_bias is o_proj.

@@ -6,6 +6,10 @@ namespace gpulint {
 
 bool ConditionHolds(const std::string& when, const Workload& workload) {
   if (when.empty()) return true;
+  // "a & b": both hold.
+  if (size_t amp = when.find(" & "); amp != std::string::npos)
+    return ConditionHolds(when.substr(0, amp), workload) &&
+           ConditionHolds(when.substr(amp + 3), workload);
   size_t op = when.find_first_of("=>");
   if (op == std::string::npos) {
     // "!name": the setting is absent, a false switch or empty.
@@ -30,6 +34,14 @@ bool ConditionHolds(const std::string& when, const Workload& workload) {
 }
 
 bool ValidCondition(const std::string& when, std::string* why) {
+  if (size_t amp = when.find(" & "); amp != std::string::npos) {
+    const std::string first = when.substr(0, amp), rest = when.substr(amp + 3);
+    if (first.empty() || rest.empty()) {
+      *why = "has nothing on one side of '&'";
+      return false;
+    }
+    return ValidCondition(first, why) && ValidCondition(rest, why);
+  }
   size_t op = when.find_first_of("=>");
   if (op == std::string::npos) {
     if (when == "!") *why = "names no setting after '!'";

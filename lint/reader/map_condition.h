@@ -12,7 +12,7 @@ namespace gpulint {
 /// any value but an empty string; "!name" when it is absent, false or empty; "name=value" when
 /// it is that value; "name!=value" when it is
 /// absent or another value; "name>number" when it is a number above it. An absent setting holds
-/// none of the others.
+/// none of the others. "a & b" holds when both do.
 bool ConditionHolds(const std::string& when, const Workload& workload);
 
 /// False with the reason when `when` is not one of those forms ("cp>two", "=x").

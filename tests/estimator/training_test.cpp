@@ -102,6 +102,54 @@ TEST_CASE("a frozen base keeps no input for its own weights, LoRA adds fp32 copi
   CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 128 + 28);
 }
 
+TEST_CASE("16-bit adapters (DeepSpeed casts the module) keep no fp32 copies",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.frozen_base = true;
+  in.lora_rank = 1;
+  in.lora_all_linear = true;
+  in.lora_bytes = 2;
+  // 32 input elements (as above) x (2-byte dropout output + 1-byte mask), 7 adapters x 2.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 96 + 14);
+  // Without dropout lora_A keeps the input itself, one tensor where linears share it: q, k, v
+  // read one (4), o_proj the attention output (4), gate and up one (4), down_proj I (8).
+  in.lora_dropout = false;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 2 * 20 + 14);
+  // Backward through down_proj: no cast back to 16 bits, 3 x 2 x I=8.
+  in.lora_dropout = true;
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 48);
+}
+
+TEST_CASE("Liger's RMSNorm keeps its input, its GLU no activation output",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.liger_norms = in.liger_glu = true;
+  // Norms keep input and output, 2 x 2 x h=4 each (32); the MLP keeps gate, up and the
+  // product, 3 x 2 x I=8 (48). Without Liger: 64 + 24 + 64.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 32 + 24 + 48);
+  CHECK(FinalNormBytesPerToken(m, in) == 16);
+  // Backward: the product's gradient alone (2 x 8); attention's 24 is then the widest.
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 24);
+  // A frozen base: the norms' input alone (8 each), no product kept (2 x 2 x 8).
+  in.frozen_base = true;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 16 + 24 + 32);
+}
+
+TEST_CASE("Liger's kernels count only for model types Liger patches", "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  in.precision = Precision::kBf16;
+  const double plain = EstimateTraining(in).activations;
+  in.liger_rms_norm = in.liger_glu = true;
+  CHECK(EstimateTraining(in).activations == plain);  // the trainer asks, the type lacks it
+  m.liger_rms_norm = m.liger_glu = true;
+  CHECK(EstimateTraining(in).activations < plain);
+}
+
 TEST_CASE("bitsandbytes' quantized base keeps each linear layer's input",
           "[estimator][activations]") {
   ModelArch m = Tiny();

@@ -64,3 +64,20 @@ TEST_CASE("llamafactory-cli train without a YAML takes every key as a flag", "[f
   CHECK(Dump(*train, {"stage", "dtype", "packing", "max_seq_len"}) ==
         "stage=pt@1:32(l) dtype=amp-fp16@2:65(l) packing=true@2:53(l) max_seq_len=512@2:39(l)");
 }
+
+TEST_CASE("LLaMA-Factory's enable_liger_kernel: Liger's norms and GLU, a fused loss but in DPO",
+          "[frameworks]") {
+  // liger_kernel.py applies Liger's defaults; loader.py asks for the logits outside pt and sft.
+  auto sft = AnalyzeText(Yaml("stage: sft\nfinetuning_type: lora\nenable_liger_kernel: true\n"),
+                         "sft.yaml");
+  CHECK(Dump(*Role(sft->analysis.read.config, "train"),
+             {"liger", "fused_ce", "liger_rms_norm", "liger_glu"}) ==
+        "liger=true@5:22(c) fused_ce=true(d) liger_rms_norm=true(d) liger_glu=true(d)");
+  auto dpo = AnalyzeText(Yaml("stage: dpo\nfinetuning_type: lora\nenable_liger_kernel: true\n"),
+                         "dpo.yaml");
+  const Workload& train = *Role(dpo->analysis.read.config, "train");
+  CHECK_FALSE(train.Find("fused_ce"));
+  CHECK(Dump(train, {"liger_rms_norm", "liger_glu"}) == "liger_rms_norm=true(d) liger_glu=true(d)");
+  auto off = AnalyzeText(Yaml("stage: sft\nfinetuning_type: lora\n"), "off.yaml");
+  CHECK_FALSE(Role(off->analysis.read.config, "train")->Find("liger_rms_norm"));
+}

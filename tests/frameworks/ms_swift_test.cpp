@@ -211,3 +211,35 @@ TEST_CASE("ms-swift 2.x's --max_length -1 sets no limit: the data's length, not 
   auto bad = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("c.sh", head + "-2\n")});
   CHECK(bad.out.find("GL006") != std::string::npos);
 }
+
+TEST_CASE("swift sft --use_liger_kernel: the HF Trainer's Liger with its defaults",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult read;
+  const Workload& train =
+      Train(std::string(kLora) + " \\\n    --use_liger_kernel true", &sources, &read);
+  CHECK(Dump(train, {"liger", "fused_ce", "liger_rms_norm", "liger_glu"}) ==
+        "liger=true@8:24(l) fused_ce=true(d) liger_rms_norm=true(d) liger_glu=true(d)");
+  ReadResult off;
+  const Workload& plain = Train(kLora, &sources, &off);
+  CHECK_FALSE(plain.Find("fused_ce"));
+  CHECK_FALSE(plain.Find("liger_glu"));
+}
+
+TEST_CASE("ms-swift's 512K QwQ-32B example (8 x 80 GiB measured) is no out-of-memory error",
+          "[frameworks]") {
+  // examples/train/sequence_parallel/sequence_parallel_512k.sh at 3602360a, trimmed: LoRA under
+  // zero3_offload, so DeepSpeed holds the adapters in bf16, and Liger's kernels. Its header
+  // says it ran on 8 A100s using the cards' 80 GiB; the estimate's range holds that.
+  auto analyzed = AnalyzeText(
+      "# gpulint: gpu=A100-80GB\n"
+      "NPROC_PER_NODE=8 CELOSS_PARALLEL_SIZE=2048 swift sft --model Qwen/QwQ-32B "
+      "--tuner_type lora --torch_dtype bfloat16 --per_device_train_batch_size 1 --packing true "
+      "--max_length 512000 --use_liger_kernel true --deepspeed zero3_offload "
+      "--attn_impl flash_attn --sequence_parallel_size 8\n",
+      "sp512k.sh");
+  const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->total_low < 80.0 * (1ull << 30));
+  CHECK(e.breakdown->total_high > 80.0 * (1ull << 30));
+}

@@ -39,6 +39,10 @@ TEST_CASE("a map condition holds on the workload's settings", "[reader][maps]") 
       {"!quant", true},                   // absent
       {"!grad_ckpt", true},               // a false switch
       {"!lora_enabled", false},
+      {"lora_enabled & finetuning_type=lora", true},  // both hold
+      {"lora_enabled & finetuning_type=full", false},
+      {"grad_ckpt & finetuning_type=lora", false},
+      {"lora_enabled & fsdp & nproc_per_node>1", true},
   };
   for (const auto& [when, holds] : rows) {
     INFO(when);
@@ -58,4 +62,8 @@ TEST_CASE("a malformed map condition is refused with the reason", "[reader][maps
   CHECK(ValidCondition("!nproc_per_node", &why));
   CHECK_FALSE(ValidCondition("!", &why));
   CHECK(why == "names no setting after '!'");
+  CHECK(ValidCondition("fused_ce & stage!=dpo", &why));
+  CHECK_FALSE(ValidCondition("fused_ce & cp>two", &why));
+  CHECK(why == "compares with 'two', not a number");
+  CHECK_FALSE(ValidCondition("fused_ce &  & x", &why));
 }
