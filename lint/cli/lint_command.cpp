@@ -14,6 +14,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
+#include "lint/cli/terminal_width.h"
 #include "lint/core/fingerprint.h"
 #include "lint/report/reporter.h"
 #include "lint/rules/linter.h"
@@ -86,10 +87,14 @@ int RunLintCommand(const Args& args) {
                        options.write_baseline.empty() && options.output_file.empty();
   const bool color = (options.format == "text" || options.format == "concise") &&
                      options.output_file.empty() && UseColor(options.color, isatty(1));
+  // Text on a terminal wraps its messages at the terminal's width.
+  const size_t columns =
+      options.format == "text" && options.output_file.empty() ? TerminalColumns() : 0;
   if (by_file)
-    choices.file_done = [reporter, color](const std::string& path, LintedFile* file) {
+    choices.file_done = [reporter, color, columns](const std::string& path, LintedFile* file) {
       ReportInput one;
       one.color = color;  // quiet changes only the summary
+      one.wrap_columns = columns;
       one.files.push_back({path, std::move(file->findings), file->sources.get(), nullptr});
       file->rendered = reporter->render_file(one, one.files.front());
       file->findings = std::move(one.files.front().findings);
@@ -108,6 +113,7 @@ int RunLintCommand(const Args& args) {
   ReportInput input;
   input.rules = &linter.rules();
   input.color = color;
+  input.wrap_columns = columns;
   input.quiet = options.quiet;
   input.version = GPULINT_VERSION;
   input.working_dir = workspace.WorkingDir();
@@ -179,6 +185,7 @@ int RunLintCommand(const Args& args) {
     }
     ReportInput terminal = input;
     terminal.color = UseColor(options.color, isatty(1));
+    terminal.wrap_columns = TerminalColumns();
     fmt::print("{}", FindReporter("text")->render(terminal));
   } else {
     fmt::print("{}", reporter->render(input));

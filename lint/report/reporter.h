@@ -26,6 +26,9 @@ struct ReportInput {
   const RuleSet* rules = nullptr;
   bool color = false;
   bool quiet = false;  ///< -q: findings only, no summary
+  /// text: the terminal's width, where messages and fixes wrap at spaces (0: never; pipes,
+  /// files and CI logs get one line per message, for grep).
+  size_t wrap_columns = 0;
   std::string version;
   /// The absolute folder relative paths are relative to ("" when unknown): SARIF's %SRCROOT%.
   std::string working_dir;

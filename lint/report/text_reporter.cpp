@@ -7,6 +7,7 @@
 
 #include "lint/report/reporter.h"
 #include "lint/report/safe_text.h"
+#include "lint/util/word_wrap.h"
 
 namespace gpulint {
 namespace {
@@ -23,12 +24,25 @@ const char* SeverityColor(Severity severity) {
   return "";
 }
 
-std::string Header(const Finding& f, bool color) {
+// Continuation lines of a wrapped message or fix.
+constexpr std::string_view kWrapIndent = "    ";
+
+// `text` after a prefix of `used` columns, wrapped at `columns` (0: not at all). A message
+// gets at least a third of the line after a long path.
+std::string Wrapped(const std::string& text, size_t used, size_t columns) {
+  if (columns == 0) return text;
+  const size_t first = used + columns / 3 < columns ? columns - used : columns / 3;
+  return WordWrap(text, first, columns, kWrapIndent);
+}
+
+std::string Header(const Finding& f, bool color, size_t columns = 0) {
   std::string severity = SeverityName(f.severity);
-  if (color) severity = std::string(SeverityColor(f.severity)) + severity + "\x1b[0m";
   // The rule's id and name are made printable like the message (tests/fuzz/fuzz_reporters).
-  return fmt::format("{}:{}:{}: {}[{} {}] {}", Printable(f.span.path), f.span.line, f.span.col,
-                     severity, Printable(f.rule), Printable(f.name), Printable(f.message));
+  std::string prefix = fmt::format("{}:{}:{}: ", Printable(f.span.path), f.span.line, f.span.col);
+  std::string rule = fmt::format("[{} {}] ", Printable(f.rule), Printable(f.name));
+  const size_t used = prefix.size() + severity.size() + rule.size();
+  if (color) severity = std::string(SeverityColor(f.severity)) + severity + "\x1b[0m";
+  return prefix + severity + rule + Wrapped(Printable(f.message), used, columns);
 }
 
 // "3 of 12 workloads not judged: 2 the model is not known; 1 gpulint does not model ..."
@@ -85,7 +99,14 @@ std::string Fixable(const ReportInput& input) {
 
 std::string Summary(const ReportInput& input) {
   if (input.quiet) return "";
-  return SummaryCounts(input) + Fixable(input) + Unjudged(input);
+  std::string text = SummaryCounts(input) + Fixable(input) + Unjudged(input);
+  if (input.wrap_columns == 0) return text;
+  std::string out;
+  for (size_t start = 0, end; start < text.size(); start = end + 1) {
+    end = text.find('\n', start);  // every line of the summary ends with one
+    out += Wrapped(text.substr(start, end - start), 0, input.wrap_columns) + "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -93,7 +114,7 @@ std::string Summary(const ReportInput& input) {
 std::string RenderTextFile(const ReportInput& input, const ReportFile& file) {
   std::string out;
   for (const Finding& f : file.findings) {
-    out += Header(f, input.color) + "\n";
+    out += Header(f, input.color, input.wrap_columns) + "\n";
     std::string line = input.LineText(file, f.span.path, f.span.line);
     if (!line.empty()) {
       size_t col = f.span.col > 0 ? static_cast<size_t>(f.span.col - 1) : 0;
@@ -117,8 +138,10 @@ std::string RenderTextFile(const ReportInput& input, const ReportFile& file) {
       size_t width = end > col ? Printable(line.substr(col, end - col)).size() : 1;
       out += fmt::format("  {}{}\n", pad, std::string(width, '^'));
     }
-    for (const Fix& fix : f.fixes)
-      out += fmt::format("  fix{}: {}\n", fix.safe ? "" : " (unsafe)", Printable(fix.description));
+    for (const Fix& fix : f.fixes) {
+      const std::string head = fmt::format("  fix{}: ", fix.safe ? "" : " (unsafe)");
+      out += head + Wrapped(Printable(fix.description), head.size(), input.wrap_columns) + "\n";
+    }
   }
   return out;
 }
