@@ -425,8 +425,9 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
       if (auto colocate = workload.Bool("colocate")) colocated = *colocate;
       size_t start = colocated ? 0 : next_device;
       int per_node_gpus = gpus;
+      // More nodes than GPUs (a fuzzed nnodes=1e69) leaves none per node; no int overflow.
       if (auto nodes = workload.Number("nodes"); nodes && *nodes > 1)
-        per_node_gpus = gpus / static_cast<int>(*nodes);
+        per_node_gpus = *nodes > gpus ? 0 : gpus / static_cast<int>(*nodes);
       // However many GPUs a distributed launcher starts, its processes are alike: the first
       // stands for them, so what shares a GPU with it (a model in the same process, a job
       // started beside it) is still checked.

@@ -202,3 +202,23 @@ TEST_CASE("a device ordinal or GPU count past int is not one (found by the fuzze
   REQUIRE(!learners.config.workloads.empty());
   CHECK(learners.config.workloads[0].gpus == 0);
 }
+
+TEST_CASE("more nodes than GPUs leaves none per node, past int too (found by the fuzzer)",
+          "[reader][robust]") {
+  // tests/fuzz/regressions/shell/nodes-past-int.sh: trainer.nnodes=1e69 was cast to int to
+  // divide the GPU count by it.
+  SourceMap sources;
+  auto read = ReadText(
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct "
+      "trainer.n_gpus_per_node=8 trainer.nnodes=1000000000000000000000000000000000000000000\n",
+      &sources);
+  REQUIRE(!read.config.workloads.empty());
+  for (const auto& w : read.config.workloads) CHECK(w.devices.empty());
+  SourceMap two;
+  auto fine = ReadText(
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct "
+      "trainer.n_gpus_per_node=8 trainer.nnodes=2\n",
+      &two);
+  REQUIRE(!fine.config.workloads.empty());
+  CHECK(fine.config.workloads[0].devices.size() == 8);
+}
