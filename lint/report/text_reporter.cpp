@@ -102,9 +102,12 @@ std::string Summary(const ReportInput& input) {
   std::string text = SummaryCounts(input) + Fixable(input) + Unjudged(input);
   if (input.wrap_columns == 0) return text;
   std::string out;
-  for (size_t start = 0, end; start < text.size(); start = end + 1) {
-    end = text.find('\n', start);  // every line of the summary ends with one
+  size_t start = 0;
+  while (start < text.size()) {
+    // Each line as written; one without a newline at the end gets one.
+    size_t end = std::min(text.find('\n', start), text.size());
     out += Wrapped(text.substr(start, end - start), 0, input.wrap_columns) + "\n";
+    start = end + 1;
   }
   return out;
 }
