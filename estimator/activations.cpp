@@ -53,7 +53,11 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
     adapted = 4;
     const double up_linears = m.gated_mlp ? 2 : 1;  // gate and up, or fc1
     const double up_inputs = shared ? 1 : up_linears;
-    if (m.IsMoeLayer(layer)) {
+    if (m.IsMoeLayer(layer) && m.fused_experts) {
+      // Only the shared expert is adapted (see ModelArch::fused_experts).
+      inputs += up_inputs * h + static_cast<double>(m.shared_expert_intermediate_size);
+      adapted += up_linears + 1;
+    } else if (m.IsMoeLayer(layer)) {
       const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
       inputs += k * (up_inputs * h + static_cast<double>(m.expert_intermediate_size));
       adapted += k * (up_linears + 1);
@@ -117,6 +121,35 @@ AttentionWidths WidthsOf(const ModelArch& m) {
   return {q, kv, 2 * q + 2 * kv};
 }
 
+// What a Gated DeltaNet layer (Qwen3-Next, Qwen3.5) keeps per token in place of attention, on the
+// transformers fast path (modeling_qwen3_5.py 520-600 at transformers 2da00a3c, with
+// fla-org/flash-linear-attention at bc3b101d and causal-conv1d):
+//  - the convolution's input (in_proj_qkv's output, saved by causal_conv1d) and its output, which
+//    v is a view of: c x 2W (W = 2 x key width + value width);
+//  - q and k, repeated to the value heads and L2-normalized in the kernel, and their fp32 rstd
+//    (fla ops/gated_delta_rule/chunk.py 283-284, saved at 310): 2c x Hv x Dk + 8 Hv;
+//  - beta (c) and the fp32 decay g with its softplus input and chunk cumsum: (c + 12) Hv;
+//  - the chunk-local matrix A, [T, Hv, 64] in the inputs' dtype (chunk_fwd.py 385): 64c Hv;
+//  - the gated norm's inputs (the kernel's output and z) and out_proj's input: 3c x V.
+// A frozen out_proj keeps no input. Unmeasured: no H100 run of these layers yet.
+double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& in) {
+  const ModelArch::LinearAttention& l = m.linear;
+  const double c = in.compute_bytes;
+  const double heads = static_cast<double>(l.value_heads);
+  const double value_inputs = in.frozen_base ? 2 : 3;
+  return c * (2 * l.ConvWidth() + 2 * heads * l.key_head_dim + value_inputs * l.ValueWidth()) +
+         (c + 12) * heads + 8 * heads + 64 * c * heads;
+}
+
+// Its backward holds the gradients of the convolution's input and output and of z at once, and
+// fla's backward recomputes the chunk states h, one Dk x Dv matrix per value head per 64 tokens,
+// with their gradients (chunk.py 126-250).
+double LinearAttentionBackwardBytesPerToken(const ModelArch& m, const ActivationInput& in) {
+  const ModelArch::LinearAttention& l = m.linear;
+  const double states = static_cast<double>(l.value_heads) * l.key_head_dim * l.value_head_dim / 64;
+  return in.compute_bytes * (2 * l.ConvWidth() + l.ValueWidth() + 2 * states);
+}
+
 // Positions one query attends to: the sequence, or the layer's sliding window.
 double AttentionSpan(const ModelArch& m, int64_t layer, double context_len) {
   const int64_t window = m.WindowOfLayer(layer);
@@ -151,7 +184,9 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   // The attention norm feeds q, k and v (MLA: the q and kv down-projections); the MLP norm feeds
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
-  const double attention_readers = m.is_mla() ? 2 : 3;
+  // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a.
+  const bool linear = m.IsLinearAttentionLayer(layer);
+  const double attention_readers = linear ? 4 : m.is_mla() ? 2 : 3;
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
   double norms = m.norms_per_layer == 1
@@ -164,11 +199,18 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     norms += (m.norms_per_layer - 2) * NormBytesPerToken(m, plain, 1);
   }
   double bytes = norms / h_split;
-  bytes += c * attention / tp;
-  if (m.qk_norm != ModelArch::QkNorm::kNone)
-    bytes += (in.frozen_base ? 4 : 4 + c) * (q + kv) / tp;
-  if (in.attention == AttentionKind::kEager)
-    bytes += (4 + c) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
+  if (linear) {
+    bytes += LinearAttentionBytesPerToken(m, in) / tp;
+  } else {
+    bytes += c * attention / tp;
+    if (m.qk_norm != ModelArch::QkNorm::kNone)
+      bytes += (in.frozen_base ? 4 : 4 + c) * (q + kv) / tp;
+    if (in.attention == AttentionKind::kEager)
+      bytes += (4 + c) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
+    // An output gate keeps its sigmoid (the product's other factor) and the gated product,
+    // o_proj's input (a frozen o_proj keeps none).
+    if (m.attention_output_gate) bytes += (in.frozen_base ? 1 : 2) * c * q / tp;
+  }
   // A frozen down_proj / fc2 does not keep its input.
   const double mlp_factor = (m.gated_mlp ? 4 : 2) - (in.frozen_base ? 1 : 0);
   // Liger's GLU keeps no activation output: gate and up only (and down_proj's input).
@@ -205,6 +247,7 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
   double attention = c * WidthsOf(m).saved / tp;
   if (in.attention == AttentionKind::kEager)
     attention += (c + 8) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
+  if (m.IsLinearAttentionLayer(layer)) attention = LinearAttentionBackwardBytesPerToken(m, in) / tp;
   double width = m.IsMoeLayer(layer)
                      ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
                            static_cast<double>(m.expert_intermediate_size)
@@ -230,10 +273,11 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   ActivationEstimate out;
   const double layers = std::max(in.layers, 1);
   const double total_layers = std::max<double>(static_cast<double>(m.num_layers), 1);
-  // Average over the layers of the model (MoE and sliding-window layers differ). Layers differ
+  // Average over the layers of the model (MoE, linear-attention and sliding-window layers differ). Layers differ
   // in nothing else, so each kind is priced once: the tuner asks this thousands of times.
   struct Kind {
     bool moe;
+    bool linear;
     int64_t window;
     double per_token, backward_per_token;
   };
@@ -241,12 +285,13 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   double sum = 0, largest = 0, largest_backward = 0;
   for (int64_t l = 0; l < std::max<int64_t>(m.num_layers, 1); ++l) {
     const bool moe = m.IsMoeLayer(l);
+    const bool linear = m.IsLinearAttentionLayer(l);
     const int64_t window = m.WindowOfLayer(l);
     auto known = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& kind) {
-      return kind.moe == moe && kind.window == window;
+      return kind.moe == moe && kind.linear == linear && kind.window == window;
     });
     if (known == kinds.end())
-      known = kinds.insert(kinds.end(), {moe, window, LayerActivationBytesPerToken(m, l, in),
+      known = kinds.insert(kinds.end(), {moe, linear, window, LayerActivationBytesPerToken(m, l, in),
                                          LayerBackwardBytesPerToken(m, l, in)});
     sum += known->per_token;
     largest = std::max(largest, known->per_token);

@@ -21,6 +21,7 @@ double KvBytesPerToken(const ModelArch& m, int tp, int pp, double element_bytes,
   double per_token = 0;
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
     if (!sliding_layers_count && m.WindowOfLayer(layer) > 0) continue;
+    if (m.IsLinearAttentionLayer(layer)) continue;  // a fixed state per sequence, not per token
     if (m.is_mla()) {
       per_token += (m.kv_lora_rank + m.qk_rope_head_dim) * element_bytes;
     } else {
@@ -29,6 +30,18 @@ double KvBytesPerToken(const ModelArch& m, int tp, int pp, double element_bytes,
     }
   }
   return per_token / pp;
+}
+
+double LinearStateBytesPerSequence(const ModelArch& m, int tp, int pp, double conv_element_bytes,
+                                   double state_element_bytes) {
+  const ModelArch::LinearAttention& l = m.linear;
+  double per_layer = l.ConvWidth() * std::max<int64_t>(l.conv_kernel - 1, 0) * conv_element_bytes +
+                     static_cast<double>(l.value_heads) * l.key_head_dim * l.value_head_dim *
+                         state_element_bytes;
+  double layers = 0;
+  for (int64_t layer = 0; layer < m.num_layers; ++layer)
+    if (m.IsLinearAttentionLayer(layer)) layers += 1;
+  return layers * per_layer / std::max(tp, 1) / std::max(pp, 1);
 }
 
 }  // namespace gpulint::est

@@ -16,4 +16,12 @@ double KvElementBytes(const std::string& kv_cache_dtype, const std::string& mode
 double KvBytesPerToken(const ModelArch& arch, int tp, int pp, double element_bytes,
                        bool sliding_layers_count = true);
 
+/// Bytes one sequence holds on one rank in the linear-attention layers (0 for a model without
+/// them), whatever its length: each layer's convolution keeps its last conv_kernel - 1 inputs
+/// (`conv_element_bytes` each) and its recurrence one key_head_dim x value_head_dim matrix per
+/// value head (`state_element_bytes`; Qwen3-Next and Qwen3.5 configs ask for float32 with
+/// mamba_ssm_dtype). Heads split over TP; PP splits the layers.
+double LinearStateBytesPerSequence(const ModelArch& arch, int tp, int pp,
+                                   double conv_element_bytes, double state_element_bytes = 4);
+
 }  // namespace gpulint::est

@@ -89,6 +89,9 @@ struct ModelArch {
   bool shared_expert_gate = false;              ///< Qwen2-MoE gates the shared expert (h x 1)
   bool expert_bias = false;                     ///< gpt-oss experts carry biases
   bool router_bias = false;
+  /// Routed experts stored as 3D parameters, not one nn.Linear per expert (transformers'
+  /// Qwen3_5MoeExperts): LoRA's target_modules (up_proj, down_proj) reach only the shared expert.
+  bool fused_experts = false;
   std::vector<bool> moe_layer;                  ///< per layer: routed experts instead of dense MLP
   int64_t dense_intermediate_size = 0;          ///< MLP width of the dense layers of a MoE model
 
@@ -101,14 +104,46 @@ struct ModelArch {
 
   // Attention span per layer: 0 = full attention, else the window (sliding or chunked) in tokens.
   std::vector<int64_t> attention_window;
+  /// q_proj also writes a per-head sigmoid gate on the attention output, doubling its width
+  /// (Qwen3-Next and Qwen3.5 full-attention layers: `attn_output_gate`).
+  bool attention_output_gate = false;
+
+  // Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5). Such a layer keeps no KV cache but a
+  // fixed state per sequence: the last conv_kernel - 1 inputs of its causal convolution and one
+  // key_head_dim x value_head_dim matrix per value head.
+  struct LinearAttention {
+    int64_t key_heads = 0;
+    int64_t value_heads = 0;
+    int64_t key_head_dim = 0;
+    int64_t value_head_dim = 0;
+    int64_t conv_kernel = 0;
+    double KeyWidth() const { return static_cast<double>(key_heads) * key_head_dim; }
+    double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
+    /// Channels of the causal convolution: q, k and v side by side.
+    double ConvWidth() const { return 2 * KeyWidth() + ValueWidth(); }
+  } linear;
+  std::vector<bool> linear_attention_layer;  ///< per layer: Gated DeltaNet instead of attention
 
   VisionTower vision;
+  /// Multi-token-prediction layers a checkpoint ships beside the model (`mtp_num_hidden_layers`):
+  /// counted against the checkpoint's stated size, not loaded (transformers skips `mtp.*`,
+  /// modeling_qwen3_5.py 881 at 2da00a3c).
+  int64_t mtp_layers = 0;
   Quantization checkpoint_quant;  ///< pre-quantized checkpoint (FP8, MXFP4, AWQ, GPTQ)
 
   bool is_moe() const { return num_experts > 0; }
   bool is_mla() const { return kv_lora_rank > 0; }
   bool IsMoeLayer(int64_t layer) const {
     return layer >= 0 && static_cast<size_t>(layer) < moe_layer.size() && moe_layer[layer];
+  }
+  bool IsLinearAttentionLayer(int64_t layer) const {
+    return layer >= 0 && static_cast<size_t>(layer) < linear_attention_layer.size() &&
+           linear_attention_layer[layer];
+  }
+  bool has_linear_attention() const {
+    for (bool linear_layer : linear_attention_layer)
+      if (linear_layer) return true;
+    return false;
   }
   int64_t WindowOfLayer(int64_t layer) const {
     return static_cast<size_t>(layer) < attention_window.size() ? attention_window[layer] : 0;

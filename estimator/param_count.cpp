@@ -16,7 +16,24 @@ double AttentionLinear(const ModelArch& m) {
     return q + kv_down + kv_up + o;
   }
   const double q_width = a * m.head_dim, kv_width = double(m.num_kv_heads) * m.head_dim;
-  return h * q_width + 2 * h * kv_width + q_width * h;
+  const double q_out = m.attention_output_gate ? 2 * q_width : q_width;  // q and its gate
+  return h * q_out + 2 * h * kv_width + q_width * h;
+}
+
+// Gated DeltaNet (modeling_qwen3_5.py 445-509 at transformers 2da00a3c; Qwen3-Next fuses the same
+// projections as in_proj_qkvz and in_proj_ba): q, k and v (in_proj_qkv), the output gate z,
+// beta and the decay input a (one per value head each), and out_proj.
+double LinearAttentionLinear(const ModelArch& m) {
+  const ModelArch::LinearAttention& l = m.linear;
+  const double h = m.hidden_size;
+  return h * (l.ConvWidth() + l.ValueWidth() + 2.0 * l.value_heads) + l.ValueWidth() * h;
+}
+
+// Its depthwise causal convolution (no bias), dt_bias and A_log per value head, and the gated
+// RMSNorm over value_head_dim.
+double LinearAttentionOther(const ModelArch& m) {
+  const ModelArch::LinearAttention& l = m.linear;
+  return l.ConvWidth() * l.conv_kernel + 2.0 * l.value_heads + l.value_head_dim;
 }
 
 double AttentionOther(const ModelArch& m) {
@@ -98,9 +115,12 @@ ParamBreakdown CountParams(const ModelArch& m) {
   const double dense_width = m.is_moe() && m.dense_intermediate_size > 0
                                  ? m.dense_intermediate_size
                                  : m.intermediate_size;
+  const double linear_attention_linear = LinearAttentionLinear(m);
+  const double linear_attention_other = LinearAttentionOther(m);
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
-    p.attention_linear += attention_linear;
-    p.attention_other += attention_other;
+    const bool linear = m.IsLinearAttentionLayer(layer);
+    p.attention_linear += linear ? linear_attention_linear : attention_linear;
+    p.attention_other += linear ? linear_attention_other : attention_other;
     p.norms += m.norms_per_layer * NormSize(m);
     if (!m.IsMoeLayer(layer)) {
       p.dense_mlp_linear += MlpLinear(m, dense_width);
@@ -119,6 +139,24 @@ ParamBreakdown CountParams(const ModelArch& m) {
   }
   p.norms += NormSize(m);  // final norm
   p.vision = VisionParams(m.vision);
+  if (m.mtp_layers > 0) {
+    // Each MTP layer (Qwen3.5): fc over [embedding; hidden] (2h x h), the two norms in front of
+    // it, one full-attention decoder layer with the model's last MLP, and its own final norm.
+    const int64_t last = m.num_layers - 1;
+    ModelArch full = m;
+    full.linear_attention_layer.clear();
+    double mlp = m.IsMoeLayer(last)
+                     ? m.num_experts * MlpLinear(m, m.expert_intermediate_size) +
+                           h * m.num_experts + (m.router_bias ? m.num_experts : 0) +
+                           (m.shared_expert_intermediate_size > 0
+                                ? MlpLinear(m, m.shared_expert_intermediate_size) +
+                                      (m.shared_expert_gate ? h : 0)
+                                : 0)
+                     : MlpLinear(m, dense_width);
+    double layer = AttentionLinear(full) + AttentionOther(full) + mlp +
+                   m.norms_per_layer * NormSize(m);
+    p.mtp = m.mtp_layers * (2 * h * h + 3 * NormSize(m) + layer);
+  }
   return p;
 }
 

@@ -21,9 +21,12 @@ struct ParamBreakdown {
   double router = 0;           ///< MoE gates (with bias)
   double norms = 0;            ///< per-layer and final norms
   double vision = 0;           ///< vision tower and projector
+  double mtp = 0;              ///< multi-token-prediction layers: stored, never loaded
 
-  /// Everything stored: what a checkpoint holds and what must sit in memory.
+  /// Everything loaded: what must sit in memory.
   double Total() const;
+  /// What the checkpoint stores: Total() and the MTP layers, which loaders skip.
+  double CheckpointTotal() const { return Total() + mtp; }
   /// Language model only (no vision tower): how model cards usually state the size.
   double TextTotal() const { return Total() - vision; }
   /// Weights a token passes through in the language model: routed experts scaled to

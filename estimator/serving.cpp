@@ -55,7 +55,34 @@ double ForwardPeakBytes(const ModelArch& m, double tokens, int tp) {
   double mlp = (m.gated_mlp ? 3 : 2) * MlpWidthPerToken(m) / std::max(tp, 1);
   double attention = (static_cast<double>(m.num_attention_heads) * m.head_dim +
                       2.0 * m.num_kv_heads * m.head_dim) / std::max(tp, 1);
+  // A Gated DeltaNet layer holds its projected q, k, v (before and after the convolution), the
+  // output gate and the output at once.
+  if (m.has_linear_attention())
+    attention = std::max(attention, (2 * m.linear.ConvWidth() + 2 * m.linear.ValueWidth()) /
+                                        std::max(tp, 1));
   return c * tokens * (2.0 * m.hidden_size + std::max(mlp, attention));
+}
+
+// What one running sequence holds in the linear-attention layers on one rank, whatever its length
+// (0 without them): the convolution's inputs in the model's dtype, the recurrent state in fp32.
+double StateBytesPerSequence(const ServingInput& in, int tp, int pp) {
+  return LinearStateBytesPerSequence(*in.arch, tp, pp, DtypeBytes(in.arch->dtype));
+}
+
+// Sequences of `max_len` tokens a pool of `pool_bytes` holds, each with its linear-attention state.
+double Concurrency(double pool_bytes, double max_len, double kv_per_token, double state) {
+  const double per_sequence = max_len * kv_per_token + state;
+  return per_sequence > 0 ? std::max(0.0, pool_bytes) / per_sequence : 0;
+}
+
+void NoteLinearState(Breakdown& b, double state) {
+  if (state <= 0) return;
+  b.terms.push_back({"linear-attention state per sequence per rank", state,
+                     "conv inputs + fp32 recurrent state, whatever the length"});
+  b.assumptions.push_back(fmt::format(
+      "linear-attention layers hold {:.1f} MiB per running sequence; counted per sequence of "
+      "max_model_len, not as an up-front reserve for max_num_seqs",
+      state / kMiB));
 }
 
 // One era's vLLM start-up: requested = util x total; the KV pool is what the profile run
@@ -88,7 +115,10 @@ Breakdown VllmAt(const ServingInput& in, const VllmEra& era, double sampler_byte
   b.kv_cache = std::max(0.0, available);
   // "GPU KV cache size": tokens of the whole engine (every TP rank holds its heads of them).
   b.kv_cache_tokens = blocks * kBlockSize;
-  if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
+  const double state = StateBytesPerSequence(in, in.tp, in.pp);
+  if (max_len > 0)
+    b.max_concurrency = state > 0 ? Concurrency(available, max_len, kv_per_token, state)
+                                  : b.kv_cache_tokens / max_len;
   b.requested = requested;
   // The engine holds its whole budget from start-up on, and graphs captured after it on top.
   b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
@@ -98,12 +128,13 @@ Breakdown VllmAt(const ServingInput& in, const VllmEra& era, double sampler_byte
   b.total_low = b.total_high = b.total;  // the pool is sized to fill the budget
   // The least the engine can start with: a pool of one max-length sequence.
   b.engine_floor =
-      floor_without_pool + std::ceil(std::max(max_len, 1.0) / kBlockSize) * page + graphs;
+      floor_without_pool + std::ceil(std::max(max_len, 1.0) / kBlockSize) * page + state + graphs;
   b.overhead = b.total - b.torch_allocated;
   b.peak_phase = "start-up profile, then a fixed KV pool";
   b.terms.push_back({"non-torch (context, NCCL)", non_torch, ""});
   if (graphs > 0) b.terms.push_back({"CUDA graphs", graphs, "captured outside the budget"});
   b.terms.push_back({"KV bytes per token per rank", kv_per_token, ""});
+  NoteLinearState(b, state);
   if (available < 0)
     b.assumptions.push_back(fmt::format(
         "the budget ({:.2f} GiB) is smaller than weights + activation peak + non-torch memory",
@@ -165,7 +196,9 @@ Breakdown EstimateServing(const ServingInput& in) {
                          "weights past max_memory per GPU"});
     b.weights = placed;
     double tokens = std::max(in.sequence_tokens, 1.0);
-    b.kv_cache = in.batch * tokens * KvBytesPerToken(m, 1, 1, kv_element) / devices;
+    b.kv_cache = in.batch *
+                 (tokens * KvBytesPerToken(m, 1, 1, kv_element) + StateBytesPerSequence(in, 1, 1)) /
+                 devices;
     b.activations = ForwardPeakBytes(m, in.batch * tokens, 1);
     b.logits = in.batch * static_cast<double>(m.vocab_size) * 4;  // last position, fp32
     b.torch_allocated = b.weights + b.kv_cache + b.activations + b.logits;
@@ -198,7 +231,11 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.total = b.total_low = b.total_high = b.torch_reserved + context;
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "serving (static pool + activations)";
-    if (max_len > 0) b.max_concurrency = b.kv_cache_tokens / max_len;
+    const double state = StateBytesPerSequence(in, in.tp, in.pp);
+    if (max_len > 0)
+      b.max_concurrency = state > 0 ? Concurrency(pool, max_len, kv_per_token, state)
+                                    : b.kv_cache_tokens / max_len;
+    NoteLinearState(b, state);
     return b;
   }
 

@@ -24,9 +24,13 @@ double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare&
     per_layer += r * (h + kv) + r * (q + h);  // k_proj, o_proj
     double width = m.is_moe() ? m.dense_intermediate_size : m.intermediate_size;
     if (!m.is_moe()) per_layer += 3 * r * (h + width);  // gate, up, down
-    if (m.is_moe())
+    // Routed experts stored as 3D parameters are not modules LoRA's targets name; a shared
+    // expert's gate, up and down are.
+    if (m.is_moe() && !m.fused_experts)
       experts = 3 * r * (h + m.expert_intermediate_size) * m.num_experts /
                 std::max(in.ep, 1);
+    if (m.is_moe() && m.fused_experts)
+      experts = 3 * r * (h + m.shared_expert_intermediate_size);
   }
   double layers = share.layers;
   double head = in.lora_lm_head ? r * (h + static_cast<double>(m.vocab_size)) : 0;

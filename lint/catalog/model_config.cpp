@@ -144,6 +144,13 @@ constexpr FieldRange kFieldRanges[] = {
     {"decoder_sparse_step", 0, 4096},
     {"interleave_moe_layer_step", 0, 4096},
     {"sliding_window_pattern", 0, 4096},
+    {"linear_num_key_heads", 0, 1 << 16},
+    {"linear_num_value_heads", 0, 1 << 16},
+    {"linear_key_head_dim", 0, 1 << 16},
+    {"linear_value_head_dim", 0, 1 << 16},
+    {"linear_conv_kernel_dim", 0, 64},
+    {"full_attention_interval", 0, 4096},
+    {"mtp_num_hidden_layers", 0, 64},
 };
 
 bool CheckRanges(const json& flat, const std::string& where, std::string* error) {
@@ -210,9 +217,12 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   if (std::string when = String(t, "qk_norm_when"); !when.empty() && !Bool(flat, when.c_str(), false))
     arch.qk_norm = est::ModelArch::QkNorm::kNone;
   arch.attention_sinks = Bool(t, "attention_sinks", false);
+  arch.attention_output_gate =
+      Bool(flat, "attn_output_gate", Bool(t, "attention_output_gate", false));
   arch.expert_bias = Bool(t, "expert_bias", false);
   arch.router_bias = Bool(t, "router_bias", false);
   arch.shared_expert_gate = Bool(t, "shared_expert_gate", false);
+  arch.fused_experts = Bool(t, "fused_experts", false);
   arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
   if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
   if (arch.is_moe()) {
@@ -298,6 +308,31 @@ void ReadAttentionWindows(const json& flat, est::ModelArch& arch) {
       sliding = layer % 2 == 0;
     }
     if (sliding) arch.attention_window[static_cast<size_t>(layer)] = window;
+  }
+}
+
+// Gated DeltaNet layers (Qwen3-Next, Qwen3.5): `layer_types` names them "linear_attention";
+// without it the configuration classes put full attention on every full_attention_interval-th
+// layer (configuration_qwen3_5.py 107-111 at transformers 2da00a3c: default 4).
+void ReadLinearAttention(const json& flat, est::ModelArch& arch) {
+  est::ModelArch::LinearAttention& l = arch.linear;
+  l.key_heads = Int(flat, "linear_num_key_heads");
+  l.value_heads = Int(flat, "linear_num_value_heads");
+  l.key_head_dim = Int(flat, "linear_key_head_dim");
+  l.value_head_dim = Int(flat, "linear_value_head_dim");
+  l.conv_kernel = Int(flat, "linear_conv_kernel_dim");
+  arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), false);
+  if (l.key_heads <= 0 || l.value_heads <= 0 || l.key_head_dim <= 0 || l.value_head_dim <= 0)
+    return;
+  auto types = flat.find("layer_types");
+  const bool listed = types != flat.end() && types->is_array();
+  const int64_t interval = std::max<int64_t>(1, Int(flat, "full_attention_interval", 4));
+  for (int64_t layer = 0; layer < arch.num_layers; ++layer) {
+    bool linear = (layer + 1) % interval != 0;
+    if (listed)
+      linear = static_cast<size_t>(layer) < types->size() &&
+               (*types)[static_cast<size_t>(layer)] == "linear_attention";
+    arch.linear_attention_layer[static_cast<size_t>(layer)] = linear;
   }
 }
 
@@ -412,10 +447,8 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
     return false;
   }
   a.intermediate_size = Int(flat, "intermediate_size");
-  if (a.intermediate_size <= 0) {
-    a.intermediate_size = 4 * a.hidden_size;
-    e.uncertain_fields.push_back("intermediate_size absent: 4 x hidden_size assumed");
-  }
+  const bool intermediate_absent = a.intermediate_size <= 0;
+  if (intermediate_absent) a.intermediate_size = 4 * a.hidden_size;
   a.vocab_size = Int(flat, "vocab_size");
   a.max_position_embeddings = Int(flat, "max_position_embeddings");
   if (flat.contains("tie_word_embeddings")) {
@@ -434,9 +467,15 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
                          a.num_experts, where);
     return false;
   }
+  // A model whose every layer routes to experts (Qwen3.5 MoE) has no dense MLP to size.
+  if (intermediate_absent &&
+      !(a.is_moe() && std::all_of(a.moe_layer.begin(), a.moe_layer.end(), [](bool moe) { return moe; })))
+    e.uncertain_fields.push_back("intermediate_size absent: 4 x hidden_size assumed");
   ApplyTraits(flat, a, e.uncertain_fields);
   ReadAttentionWindows(flat, a);
+  ReadLinearAttention(flat, a);
   ReadVision(flat, a);
+  a.mtp_layers = Int(flat, "mtp_num_hidden_layers");
   ReadQuantization(flat, a, e.uncertain_fields);
 
   if (std::string confidence = String(flat, "confidence"); !confidence.empty())
@@ -470,7 +509,10 @@ constexpr const char* kTableKeys[] = {
     "decoder_sparse_step", "moe_layer_interval", "moe_layer_start_index",
     "moe_layer_end_index", "attention_bias", "attention_out_bias", "use_qk_norm", "use_qkv_bias",
     "bias", "mlp_bias", "sliding_window", "use_sliding_window", "layer_types",
-    "sliding_window_pattern", "quantization_config",
+    "sliding_window_pattern", "quantization_config", "attn_output_gate",
+    "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+    "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
+    "mtp_num_hidden_layers",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
@@ -487,6 +529,11 @@ bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
          a.max_position_embeddings == b.max_position_embeddings &&
          a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_head_dim == b.qk_rope_head_dim &&
          a.moe_layer == b.moe_layer && a.attention_window == b.attention_window &&
+         a.linear_attention_layer == b.linear_attention_layer &&
+         a.linear.value_heads == b.linear.value_heads &&
+         a.linear.key_head_dim == b.linear.key_head_dim &&
+         a.linear.value_head_dim == b.linear.value_head_dim &&
+         a.linear.conv_kernel == b.linear.conv_kernel &&
          a.checkpoint_quant.format == b.checkpoint_quant.format &&
          a.checkpoint_quant.group_size == b.checkpoint_quant.group_size &&
          a.checkpoint_quant.exclusions.attention == b.checkpoint_quant.exclusions.attention;

@@ -109,3 +109,32 @@ TEST_CASE("quantizable linear weights leave out excluded groups", "[estimator][p
   CHECK(p.QuantizableLinear(none) == 96 + 192);
   CHECK(p.QuantizableLinear(attention) == 192);
 }
+
+TEST_CASE("Gated DeltaNet layers and a gated q_proj (Qwen3.5), counted by hand",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.attention_output_gate = true;  // q_proj writes q and its gate: 4 x 8 instead of 4 x 4
+  m.linear = {/*key_heads=*/1, /*value_heads=*/2, /*key_head_dim=*/2, /*value_head_dim=*/2,
+              /*conv_kernel=*/4};
+  m.linear_attention_layer = {true, false};
+  auto p = CountParams(m);
+  // Layer 1 (full attention): q+gate 4x8 + k 4x2 + v 4x2 + o 4x4 = 64.
+  // Layer 0 (Gated DeltaNet): key width 2, value width 4, conv width 2 x 2 + 4 = 8:
+  //   in_proj_qkv 4x8 + in_proj_z 4x4 + in_proj_b and in_proj_a 2 x 4x2 + out_proj 4x4 = 80;
+  //   conv 8 channels x kernel 4 = 32, dt_bias and A_log 2 x 2 = 4, gated norm 2 = 38.
+  CHECK(p.attention_linear == 64 + 80);
+  CHECK(p.attention_other == 38);
+  CHECK(p.Total() == 388 + (64 - 48) + (80 - 48) + 38);
+  CHECK(p.mtp == 0);
+}
+
+TEST_CASE("MTP layers count toward the checkpoint, not toward what is loaded",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.mtp_layers = 1;
+  auto p = CountParams(m);
+  // fc 2h x h = 32, three norms 12, one decoder layer: attention 48 + MLP 96 + two norms 8.
+  CHECK(p.mtp == 32 + 12 + 48 + 96 + 8);
+  CHECK(p.Total() == 388);
+  CHECK(p.CheckpointTotal() == 388 + 196);
+}

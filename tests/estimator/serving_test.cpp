@@ -197,3 +197,48 @@ TEST_CASE("an engine's floor is its profile peak and one sequence's pool",
                                  8192.0 * 131072));
   CHECK(b.engine_floor < b.total);
 }
+
+namespace {
+
+// Qwen3.5-27B's shape: 64 layers, every 4th full attention (4 KV heads of 256), the rest Gated
+// DeltaNet with 16 key heads and 48 value heads of 128 and a 4-wide convolution.
+ModelArch HybridShape() {
+  ModelArch m = LlamaShape();
+  m.num_layers = 64;
+  m.num_kv_heads = 4;
+  m.head_dim = 256;
+  m.attention_window.assign(64, 0);
+  m.linear = {16, 48, 128, 128, 4};
+  m.linear_attention_layer.assign(64, true);
+  for (int l = 3; l < 64; l += 4) m.linear_attention_layer[static_cast<size_t>(l)] = false;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("linear-attention layers keep a state per sequence, not a KV cache per token",
+          "[estimator][kv]") {
+  ModelArch m = HybridShape();
+  // 16 full-attention layers x 2 x 4 heads x 256 x 2 bytes = 65536 bytes per token.
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 65536);
+  // Per linear layer: conv (2 x 2048 + 6144 = 10240 channels) x 3 kept inputs x 2 bytes = 61440,
+  // and 48 value heads x 128 x 128 x 4 bytes = 3145728; 48 such layers.
+  CHECK(LinearStateBytesPerSequence(m, 1, 1, 2) == 48 * (61440 + 3145728));
+  CHECK(LinearStateBytesPerSequence(m, 2, 1, 2) == 48 * (61440 + 3145728) / 2);
+  CHECK(LinearStateBytesPerSequence(LlamaShape(), 1, 1, 2) == 0);
+}
+
+TEST_CASE("each sequence's linear-attention state comes out of the pool",
+          "[estimator][serving]") {
+  ModelArch m = HybridShape();
+  ServingInput in = VllmOn80Gib(m);
+  Breakdown b = EstimateServing(in);
+  const double state = LinearStateBytesPerSequence(m, 1, 1, 2);
+  const double per_sequence = 8192 * 65536.0 + state;
+  CHECK(b.max_concurrency == Approx(b.kv_cache / per_sequence));
+  CHECK(b.max_concurrency < b.kv_cache_tokens / 8192);
+  bool noted = false;
+  for (const std::string& assumption : b.assumptions)
+    noted = noted || assumption.find("linear-attention") != std::string::npos;
+  CHECK(noted);
+}

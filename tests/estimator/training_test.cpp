@@ -525,3 +525,28 @@ TEST_CASE("without explanations the numbers are the same and the notes are empty
   }
   CHECK(unworded >= 2);  // the LoRA adapters and the activations per token per layer
 }
+
+TEST_CASE("a Gated DeltaNet layer keeps its convolution, normalized q and k, and gated output",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  m.linear = {/*key_heads=*/1, /*value_heads=*/2, /*key_head_dim=*/2, /*value_head_dim=*/2,
+              /*conv_kernel=*/4};
+  m.linear_attention_layer = {true, false};
+  ActivationInput in;
+  in.compute_bytes = 2;
+  // Norms and MLP as in "counted by hand": 64 + 64. The mixer, conv width W = 8, value width 4,
+  // 2 value heads of key dim 2: 2 x (2W + 2 x 2 x 2 + 3 x 4) = 2 x 36 = 72; beta and the fp32
+  // decay (2 + 12) x 2 = 28; rstd 8 x 2 = 16; the chunk matrix 64 x 2 x 2 = 256.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 64 + 64 + 72 + 28 + 16 + 256);
+  // The full-attention layer beside it is priced as before.
+  CHECK(LayerActivationBytesPerToken(m, 1, in) == 64 + 24 + 64);
+  // A gate on the attention output keeps its sigmoid and the gated product: 2 x 2 x q=4.
+  m.attention_output_gate = true;
+  CHECK(LayerActivationBytesPerToken(m, 1, in) == 64 + 24 + 64 + 16);
+  // Backward: gradients of the conv input and output and of z, 2 x (2W + 4) = 40, and the
+  // recomputed chunk states with their gradients, 2 x 2 x (2 heads x 2 x 2 / 64); the MLP's
+  // 3 x 2 x I=8 = 48 is wider, and below it with I = 2.
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 48);
+  m.intermediate_size = 2;
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == Approx(40 + 4 * 8.0 / 64));
+}
