@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 #include "estimator/param_count.h"
@@ -350,6 +351,19 @@ void ReadVision(const json& flat, est::ModelArch& arch) {
     v.deepstack_mergers = static_cast<int64_t>(it->size());
 }
 
+// Whether an entry of a quantizer's exclusion list keeps attention's projections in 16 bits:
+// it names the attention module or a weight inside it. A norm inside it (Qwen3-Next's FP8
+// release lists every layer's self_attn.q_norm and k_norm) is never quantized, so its exclusion
+// says nothing about the projections.
+bool NamesAttentionWeights(std::string_view name) {
+  const size_t at = name.find("self_attn");
+  if (at == std::string_view::npos) return false;
+  const size_t last_dot = name.rfind('.');
+  const std::string_view leaf =
+      last_dot == std::string_view::npos || last_dot < at ? name : name.substr(last_dot + 1);
+  return leaf.find("norm") == std::string_view::npos;
+}
+
 // quantization_config of a pre-quantized checkpoint.
 void ReadQuantization(const json& flat, est::ModelArch& arch, std::vector<std::string>& uncertain) {
   auto it = flat.find("quantization_config");
@@ -396,12 +410,11 @@ void ReadQuantization(const json& flat, est::ModelArch& arch, std::vector<std::s
         method));
     return;
   }
-  std::string excluded;
   for (const char* key : {"modules_to_not_convert", "ignore", "ignored_layers"})
     if (auto list = q.find(key); list != q.end() && list->is_array())
       for (const json& name : *list)
-        if (name.is_string()) excluded += name.get<std::string>() + " ";
-  out.exclusions.attention = excluded.find("self_attn") != std::string::npos;
+        if (name.is_string() && NamesAttentionWeights(name.get<std::string>()))
+          out.exclusions.attention = true;
 }
 
 bool FromJson(const json& config, const std::string& where, ModelEntry* entry, std::string* error) {

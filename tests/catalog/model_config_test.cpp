@@ -166,3 +166,22 @@ TEST_CASE("ERNIE 4.5's MoE keys: experts from moe_num_experts, layers from the m
   ModelEntry every_other = FromJson("{" + shape + R"(,"moe_layer_interval":2})");
   CHECK(every_other.arch.moe_layer == std::vector<bool>{false, true, false, true, false, true});
 }
+
+TEST_CASE("a quantizer's exclusion of attention norms keeps the projections quantized",
+          "[catalog][model_config]") {
+  auto excludes_attention = [](const std::string& excluded) {
+    return FromJson(R"({"model_type":"qwen3_next","hidden_size":64,"num_hidden_layers":2,
+        "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":128,"vocab_size":100,
+        "quantization_config":{"quant_method":"fp8","weight_block_size":[128,128],
+        "modules_to_not_convert":[)" + excluded + "]}}")
+        .arch.checkpoint_quant.exclusions.attention;
+  };
+  // Qwen3-Next-80B-A3B-Instruct-FP8 lists every layer's q_norm and k_norm, and no projection.
+  CHECK_FALSE(excludes_attention(R"("lm_head", "model.layers.0.self_attn.q_norm",
+                                    "model.layers.0.self_attn.k_norm", "model.layers.0.input_layernorm")"));
+  CHECK_FALSE(excludes_attention(R"("model.layers.0.self_attn.q_a_layernorm")"));
+  // gpt-oss keeps the attention module whole; a projection or a pattern counts as well.
+  CHECK(excludes_attention(R"("model.layers.*.self_attn")"));
+  CHECK(excludes_attention(R"("model.layers.3.self_attn.o_proj")"));
+  CHECK(excludes_attention(R"("re:.*self_attn.*")"));
+}
