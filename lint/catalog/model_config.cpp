@@ -186,7 +186,8 @@ std::string String(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string>& uncertain) {
+// Returns false for a model_type the table does not describe: its layout is then a guess.
+bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string>& uncertain) {
   const json& traits = ArchitectureTraits();
   std::string type = String(flat, "text_model_type");
   if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
@@ -194,7 +195,7 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
     uncertain.push_back(fmt::format(
         "model_type '{}' is not in catalog/architectures.toml: a Llama-like layout is assumed",
         type));
-    return;
+    return false;
   }
   const json& t = traits[type];
   arch.gated_mlp = Bool(t, "gated_mlp", true);
@@ -232,6 +233,7 @@ void ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
     std::string dense_key = String(t, "dense_intermediate_key");
     if (!dense_key.empty()) arch.dense_intermediate_size = Int(flat, dense_key.c_str());
   }
+  return true;
 }
 
 // ERNIE 4.5's moe_layer_start_index / moe_layer_end_index: a number or a list (one per modality;
@@ -484,7 +486,9 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   if (intermediate_absent &&
       !(a.is_moe() && std::all_of(a.moe_layer.begin(), a.moe_layer.end(), [](bool moe) { return moe; })))
     e.uncertain_fields.push_back("intermediate_size absent: 4 x hidden_size assumed");
-  ApplyTraits(flat, a, e.uncertain_fields);
+  // A layout guessed for an unknown model_type is no better than low confidence, which makes
+  // every estimate of it print the guess among its assumptions.
+  if (!ApplyTraits(flat, a, e.uncertain_fields)) e.confidence = "low";
   ReadAttentionWindows(flat, a);
   ReadLinearAttention(flat, a);
   ReadVision(flat, a);
@@ -493,9 +497,12 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
 
   if (std::string confidence = String(flat, "confidence"); !confidence.empty())
     e.confidence = confidence;
+  // A table written by `models add` repeats what the loader found uncertain: listed once.
   if (auto list = flat.find("uncertain_fields"); list != flat.end() && list->is_array())
     for (const json& field : *list)
-      if (field.is_string()) e.uncertain_fields.push_back(field.get<std::string>());
+      if (field.is_string() && std::find(e.uncertain_fields.begin(), e.uncertain_fields.end(),
+                                         field.get<std::string>()) == e.uncertain_fields.end())
+        e.uncertain_fields.push_back(field.get<std::string>());
   if (auto total = flat.find("params_total"); total != flat.end() && total->is_number())
     e.params_total = total->get<double>();
   if (auto active = flat.find("params_active"); active != flat.end() && active->is_number())
@@ -567,6 +574,14 @@ bool ModelTableFromConfigJson(std::string_view json_text, const std::string& whe
   toml::table model = JsonObjectToToml(kept);
   for (const auto& [key, value] : header)
     std::visit([&, &key = key](const auto& v) { model.insert_or_assign(key, v); }, value);
+  // What the reader could not read from the config stays with the table, and a guessed layout
+  // lowers the confidence the caller asked for.
+  if (!from_config.uncertain_fields.empty()) {
+    toml::array uncertain;
+    for (const std::string& field : from_config.uncertain_fields) uncertain.push_back(field);
+    model.insert_or_assign("uncertain_fields", std::move(uncertain));
+  }
+  if (from_config.confidence != "high") model.insert_or_assign("confidence", from_config.confidence);
   // The root that holds the table array at `array_name` ("tool.gpulint.model").
   std::vector<std::string> path = SplitAny(array_name, ".");
   toml::table root;

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "estimator/param_count.h"
 
 namespace {
@@ -184,4 +186,36 @@ TEST_CASE("a quantizer's exclusion of attention norms keeps the projections quan
   CHECK(excludes_attention(R"("model.layers.*.self_attn")"));
   CHECK(excludes_attention(R"("model.layers.3.self_attn.o_proj")"));
   CHECK(excludes_attention(R"("re:.*self_attn.*")"));
+}
+
+TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
+          "[catalog][model_config]") {
+  const std::string config = R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
+      "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,
+      "head_dim":16,"global_head_dim":32,"intermediate_size":128,"vocab_size":100}})";
+  ModelEntry entry = FromJson(config);
+  CHECK(entry.confidence == "low");
+  auto guessed = [](const std::vector<std::string>& fields) {
+    return std::count_if(fields.begin(), fields.end(), [](const std::string& field) {
+      return field.find("'gemma4' is not in catalog/architectures.toml") != std::string::npos;
+    });
+  };
+  CHECK(guessed(entry.uncertain_fields) == 1);
+  // `models add` writes the guess into the table, whatever confidence it was asked for, and
+  // reading the table back lists it once.
+  std::string table, error;
+  REQUIRE(gpulint::ModelTableFromConfigJson(config, "config.json",
+                                            {{"hf_id", "team/m"}, {"confidence", "high"}}, "model",
+                                            &table, &error));
+  CHECK(table.find("confidence = \"low\"") != std::string::npos);
+  CHECK(table.find("confidence = \"high\"") == std::string::npos);
+  std::vector<ModelEntry> back;
+  REQUIRE(gpulint::ParseModelTables(table, "gpulint.toml", &back, &error));
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].confidence == "low");
+  CHECK(back[0].uncertain_fields == entry.uncertain_fields);
+  CHECK(guessed(back[0].uncertain_fields) == 1);
+  // A known type stays as sure as its config.
+  CHECK(FromJson(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"intermediate_size":128,"vocab_size":100})").confidence == "high");
 }
