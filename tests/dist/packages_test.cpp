@@ -1,6 +1,6 @@
 // The packages of `make dist`, built here around the binary under test (tests must not wait for
 // a second, static build): the wheel installs into a fresh venv with pip and no index and runs;
-// the .deb carries the binary, man page and completions and runs from an unpacked root.
+// the .deb carries the binary, man page, completions and licence and runs from an unpacked root.
 // `make dist` builds the same from the static binary.
 #include <catch2/catch.hpp>
 
@@ -34,6 +34,11 @@ TEST_CASE("the wheel installs with pip --no-index into a fresh venv and lints", 
   CHECK(lint.out.find("error[GL101 out-of-memory]") != std::string::npos);
   auto version = RunProcess(dir.path() + "/venv/bin/gpulint", {"version"});
   CHECK(version.out.find("0.1.0") != std::string::npos);
+  // The licence travels with it: pip reports it, and the file sits in the installed metadata.
+  auto show = RunProcess(dir.path() + "/venv/bin/pip", {"show", "--disable-pip-version-check",
+                                                         "--verbose", "gpulint"});
+  CHECK(show.out.find("License: MIT License") != std::string::npos);
+  CHECK(show.out.find("License :: OSI Approved :: MIT License") != std::string::npos);
 }
 
 TEST_CASE("the .deb holds the binary, man page and completions, and runs unpacked", "[dist]") {
@@ -50,7 +55,8 @@ TEST_CASE("the .deb holds the binary, man page and completions, and runs unpacke
        {"./usr/bin/gpulint", "./usr/share/man/man1/gpulint.1",
         "./usr/share/bash-completion/completions/gpulint",
         "./usr/share/zsh/site-functions/_gpulint",
-        "./usr/share/fish/vendor_completions.d/gpulint.fish"}) {
+        "./usr/share/fish/vendor_completions.d/gpulint.fish",
+        "./usr/share/doc/gpulint/copyright"}) {
     INFO(path << "\n" << contents.out);
     CHECK(contents.out.find(std::string(path) + "\n") != std::string::npos);
   }
@@ -58,6 +64,9 @@ TEST_CASE("the .deb holds the binary, man page and completions, and runs unpacke
   CHECK(info.out == "Package: gpulint\nArchitecture: amd64\nVersion: 0.1.0\n");
   auto unpack = RunProcess("dpkg-deb", {"-x", deb, dir.path() + "/root"});
   REQUIRE(unpack.exit_code == 0);
+  // The copyright file is the repository's licence, as Debian policy asks of every package.
+  CHECK(ReadWholeFile(dir.path() + "/root/usr/share/doc/gpulint/copyright") ==
+        ReadWholeFile(SourcePath("LICENSE")));
   auto lint = RunProcess(dir.path() + "/root/usr/bin/gpulint",
                          {"lint", "--format", "concise", "fixtures/seeds"}, "", SourcePath(""));
   CHECK(lint.exit_code == 1);
