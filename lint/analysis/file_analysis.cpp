@@ -88,6 +88,7 @@ void Reestimate(Workspace& workspace, FileAnalysis* analysis) {
     analysis->estimates.push_back(EstimateWorkload(workload, analysis->read.config, context));
     if (const FrameworkMap* map = workspace.maps().Find(workload.framework))
       JudgeReadings(workload, map->readings, &analysis->estimates.back());
+    JudgeGpuSize(workload, &analysis->estimates.back());
   }
   analysis->gpu =
       ResolveRunGpu(analysis->read.config, context, &analysis->gpu_declared, &analysis->gpu_source);

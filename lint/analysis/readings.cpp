@@ -218,4 +218,25 @@ void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& rea
                      stated, as_read));
 }
 
+void JudgeGpuSize(const Workload& workload, WorkloadEstimate* estimate) {
+  if (!estimate->gpu_largest_variant || !estimate->breakdown || estimate->usable_bytes <= 0 ||
+      !estimate->reading_decides.empty())
+    return;
+  // Re-estimated, not only re-judged: an engine's budget is a fraction of the GPU it runs on.
+  WorkloadEstimate on_largest = *estimate;
+  on_largest.gpu = estimate->gpu_largest_variant;
+  on_largest.usable_bytes = estimate->gpu_largest_variant->total_bytes;
+  WorkloadEstimate priced = EstimateSettings(workload, on_largest, /*explain=*/true);
+  if (!priced.breakdown || VerdictOf(priced) == VerdictOf(*estimate)) return;
+  const std::string& small = estimate->gpu->name;
+  const std::string& large = priced.gpu->name;
+  Decide(estimate, "gpu",
+         fmt::format("the verdict rests on which {} this is: on {} it {} ({} of {:.1f} GiB), on "
+                     "{} it {} ({} of {:.1f} GiB); name the GPU ('# gpulint: gpu={}' or "
+                     "'gpu={}', or --gpu) to have it judged",
+                     estimate->gpu_declared, small, Words(*estimate), Outcome(*estimate),
+                     est::BytesToGib(estimate->usable_bytes), large, Words(priced),
+                     Outcome(priced), est::BytesToGib(priced.usable_bytes), large, small));
+}
+
 }  // namespace gpulint

@@ -35,4 +35,10 @@ void ApplyStatedMeanings(const std::vector<ReadingSpec>& readings,
 void JudgeReadings(const Workload& workload, const std::vector<ReadingSpec>& readings,
                    WorkloadEstimate* estimate);
 
+/// A GPU named without its memory size ("A100", "--gres=gpu:a100:8") is priced on its smallest
+/// variant; when `estimate` has a largest variant too and the two give different verdicts, the
+/// verdict is left open the same way: a false out-of-memory error on the 80 GB card a cluster
+/// calls "a100" costs more than the warning. Does nothing once a reading decides.
+void JudgeGpuSize(const Workload& workload, WorkloadEstimate* estimate);
+
 }  // namespace gpulint

@@ -811,6 +811,8 @@ WorkloadEstimate EstimateWorkload(const Workload& workload, const RunConfig& con
     return out;
   }
   out.gpu = gpu.spec;
+  out.gpu_declared = declared;
+  out.gpu_largest_variant = gpu.largest_variant;
   for (const std::string& a : gpu.assumptions) out.assumptions.push_back(a);
   out.usable_bytes = gpu.spec->total_bytes;
   if (SkipSplitTraining(workload, &out)) return out;

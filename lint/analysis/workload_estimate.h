@@ -27,6 +27,10 @@ struct WorkloadEstimate {
   std::shared_ptr<const ModelEntry> model;
   ModelResolution resolution;
   std::optional<est::GpuSpec> gpu;
+  /// The GPU as the script names it, and where that name does not say the memory size
+  /// ("A100"), the largest variant it may mean (`gpu` is the smallest): JudgeGpuSize.
+  std::string gpu_declared;
+  std::optional<est::GpuSpec> gpu_largest_variant;
   std::optional<est::Breakdown> breakdown;  ///< nullopt when skipped
   std::string skipped;                      ///< why there is no estimate
   bool input_error = false;                 ///< a broken config.json: an exit-2 error

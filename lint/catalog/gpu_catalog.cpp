@@ -45,6 +45,7 @@ bool EntryFromTable(const toml::table& t, const std::string& where, GpuEntry* en
   e.confidence = t["confidence"].value_or(std::string("high"));
   e.source = t["source"].value_or(std::string());
   e.notes = TomlStrings(t["notes"].node());
+  e.unsized_up_to = t["unsized_up_to"].value_or(std::string());
   if (auto mib = t["smi_total_mib"].value<double>()) {
     e.spec.total_bytes = est::MibToBytes(*mib);
   } else if (auto bytes = t["reported_total_bytes"].value<double>()) {
@@ -233,10 +234,18 @@ GpuResolution GpuCatalog::ResolveUncached(std::string_view name,
       if (declared.spec && StartsWith(Normalize(declared.spec->name), key)) return declared;
     }
     resolved(entry);
+    if (!entry.unsized_up_to.empty()) {
+      GpuResolution largest = Resolve(entry.unsized_up_to);
+      if (largest.spec && largest.spec->total_bytes > entry.spec.total_bytes)
+        result.largest_variant = largest.spec;
+    }
     result.assumptions.push_back(fmt::format(
-        "'{}' does not say the memory size: the smaller variant {} is assumed (declare the GPU in "
-        "gpulint.toml or with --gpu)",
-        name, entry.spec.name));
+        "'{}' does not say the memory size: the smaller variant {} is assumed{} (declare the GPU "
+        "in gpulint.toml or with --gpu)",
+        name, entry.spec.name,
+        result.largest_variant
+            ? fmt::format(", and the verdict must hold on {} too", result.largest_variant->name)
+            : ""));
     return result;
   }
   for (size_t i = 0; i < entries_.size(); ++i)

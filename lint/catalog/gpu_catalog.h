@@ -17,6 +17,7 @@ struct GpuEntry {
   est::GpuSpec spec;
   std::vector<std::string> aliases;          ///< normalized (lower case, no ' ', '-', '_')
   std::vector<std::string> unsized_aliases;  ///< normalized names that omit the memory size
+  std::string unsized_up_to;  ///< the largest variant those names may also mean ("A100-80GB")
   std::string confidence = "high";
   std::string source;
   double memory_gb = 0;                      ///< marketed size (decimal GB)
@@ -26,6 +27,9 @@ struct GpuEntry {
 
 struct GpuResolution {
   std::optional<est::GpuSpec> spec;
+  /// A name that does not say the memory size ("A100") resolves to the smaller variant in
+  /// `spec`; this is the largest it may also mean, which the verdict must hold on too.
+  std::optional<est::GpuSpec> largest_variant;
   std::vector<std::string> assumptions;
   std::string message;                   ///< why it did not resolve
   std::vector<std::string> suggestions;

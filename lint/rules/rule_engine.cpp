@@ -47,6 +47,9 @@ SourceSpan AnchorOf(const Rule& rule, const Workload& workload, const RunConfig&
     if (name == "reading") {
       const Setting* setting = reading.empty() ? nullptr : workload.Find(reading);
       if (setting && setting->span.valid()) return setting->span;
+      // A GPU named without its size (JudgeGpuSize): where the script names it.
+      if (reading == "gpu" && config.cluster.gpu && config.cluster.gpu->span.valid())
+        return config.cluster.gpu->span;
       continue;
     }
     if (StartsWith(name, "cluster.")) {

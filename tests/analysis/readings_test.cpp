@@ -391,3 +391,43 @@ TEST_CASE("an error that holds under every reading says what its numbers rest on
   }
   CHECK(error);
 }
+
+namespace {
+
+// A 32B model's bf16 weights (61 GiB) fill an A100 of 40 GB, not one of 80 GB.
+std::string Serve(const std::string& gres, const std::string& model) {
+  return "#!/bin/bash\n#SBATCH --gres=gpu:" + gres + ":1\nvllm serve " + model +
+         " --max-model-len 8192\n";
+}
+
+}  // namespace
+
+TEST_CASE("a GPU named without its size leaves open a verdict its sizes disagree on",
+          "[analysis][readings]") {
+  TempDir dir;
+  // 'a100' may be either card: on the 40 GB one the weights do not fit, on the 80 GB one the
+  // engine starts. No error rests on the guess; the warning names both and points at the name.
+  const std::string path = dir.Write("serve.sh", Serve("a100", "Qwen/Qwen3-32B"));
+  gpulint::testing::LintOutcome outcome = gpulint::testing::LintPath(path);
+  REQUIRE(outcome.ok);
+  REQUIRE(outcome.findings.size() == 1);
+  const gpulint::Finding& f = outcome.findings[0];
+  CHECK(f.rule == "GL009");
+  CHECK(f.message.find("the verdict rests on which a100 this is: on A100-40GB it does not fit") !=
+        std::string::npos);
+  CHECK(f.message.find("on A100-80GB it fits") != std::string::npos);
+  CHECK(f.message.find("'# gpulint: gpu=A100-80GB'") != std::string::npos);
+  CHECK(f.span.line == 2);  // the --gres line
+  auto analyzed = gpulint::testing::AnalyzeText(Serve("a100", "Qwen/Qwen3-32B"), "serve.sh");
+  const gpulint::WorkloadEstimate& e = analyzed->analysis.estimates[0];
+  CHECK(e.reading_setting == "gpu");
+  CHECK(std::find(e.unknown_inputs.begin(), e.unknown_inputs.end(), "gpu") !=
+        e.unknown_inputs.end());
+
+  // Named with its size, it is judged: an error on the small card, nothing on the large one.
+  CHECK(RuleIds(dir.Write("small.sh", Serve("a100-40gb", "Qwen/Qwen3-32B"))) ==
+        std::set<std::string>{"GL101"});
+  CHECK(RuleIds(dir.Write("large.sh", Serve("a100-80gb", "Qwen/Qwen3-32B"))).empty());
+  // Where both sizes agree there is nothing to wait for: a 0.6B model fits either.
+  CHECK(RuleIds(dir.Write("tiny.sh", Serve("a100", "Qwen/Qwen3-0.6B"))).empty());
+}
