@@ -9,6 +9,7 @@
 
 #include "estimator/units.h"
 #include "lint/data/embedded_data.h"
+#include "lint/util/toml_parse.h"
 #include "lint/util/strings.h"
 #include "lint/util/suggest.h"
 #include "lint/util/toml_strings.h"
@@ -93,13 +94,7 @@ std::string NameLines(std::string_view block) {
 bool AddTables(std::string_view text, const std::string& where, std::vector<GpuEntry>* entries,
                std::string* error) {
   toml::table table;
-  try {
-    table = toml::parse(text, where);
-  } catch (const toml::parse_error& e) {
-    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
-                         e.source().begin.line, e.source().begin.column);
-    return false;
-  }
+  if (!ParseToml(text, where, &table, error)) return false;
   // The catalog and user files use [[gpu]]; gpulint.toml may use [[gpu_type]] so that its
   // `gpu = "NAME"` default can sit beside them.
   for (const char* key : {"gpu", "gpu_type"}) {

@@ -13,6 +13,7 @@
 
 #include "estimator/param_count.h"
 #include "lint/catalog/toml_json.h"
+#include "lint/util/toml_parse.h"
 #include "lint/util/strings.h"
 #include "lint/data/embedded_data.h"
 #include "lint/util/nesting_depth.h"
@@ -646,13 +647,7 @@ bool ParseModelTables(std::string_view toml_text, const std::string& where,
                       std::vector<ModelEntry>* entries, std::string* error,
                       std::string_view array_name) {
   toml::table parsed;
-  try {
-    parsed = toml::parse(toml_text, where);
-  } catch (const toml::parse_error& e) {
-    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
-                         e.source().begin.line, e.source().begin.column);
-    return false;
-  }
+  if (!ParseToml(toml_text, where, &parsed, error)) return false;
   const toml::array* models = parsed.at_path(array_name).as_array();
   if (!models) return true;
   for (const toml::node& node : *models) {

@@ -11,6 +11,7 @@
 #include "estimator/engine_version.h"
 #include "lint/catalog/model_config.h"
 #include "lint/core/setting_types.h"
+#include "lint/util/toml_parse.h"
 #include "lint/util/read_file.h"
 #include "lint/util/search_ceiling.h"
 
@@ -88,13 +89,7 @@ bool ParseProjectConfig(std::string file_text, const std::string& path, ProjectC
   config->path = path;
   config->text = std::move(file_text);
   toml::table document;
-  try {
-    document = toml::parse(config->text, path);
-  } catch (const toml::parse_error& e) {
-    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), path,
-                         e.source().begin.line, e.source().begin.column);
-    return false;
-  }
+  if (!ParseToml(config->text, path, &document, error)) return false;
   const toml::table* table = &document;
   if (fs::path(path).filename() == "pyproject.toml") {
     table = document["tool"]["gpulint"].as_table();

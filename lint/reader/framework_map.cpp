@@ -9,6 +9,7 @@
 #include "estimator/engine_version.h"
 #include "lint/data/embedded_data.h"
 #include "lint/reader/map_condition.h"
+#include "lint/util/toml_parse.h"
 #include "lint/util/read_file.h"
 #include "lint/util/toml_strings.h"
 
@@ -115,13 +116,7 @@ const FlagSpec* FrameworkMap::Flag(const std::string& spelling) const {
 bool ParseFrameworkMap(const std::string& text, const std::string& where, FrameworkMap* map,
                        std::string* error) {
   toml::table root;
-  try {
-    root = toml::parse(text, where);
-  } catch (const toml::parse_error& e) {
-    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), where,
-                         e.source().begin.line, e.source().begin.column);
-    return false;
-  }
+  if (!ParseToml(text, where, &root, error)) return false;
   const toml::table* header = root["framework"].as_table();
   if (!header || !(*header)["name"].value<std::string>()) {
     *error = fmt::format("a flag map needs [framework] with a name: {}", where);

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "lint/core/setting_types.h"
+#include "lint/util/toml_parse.h"
 #include "lint/util/strings.h"
 #include "lint/util/toml_strings.h"
 
@@ -274,13 +275,7 @@ bool LoadRules(const std::string& text, const std::string& path, const ExprSchem
     if (doc != std::string::npos) parsed = std::string_view(text).substr(0, doc + 1);
   }
   toml::table table;
-  try {
-    table = toml::parse(parsed, path);
-  } catch (const toml::parse_error& e) {
-    *error = fmt::format("invalid TOML ({}): {}:{}:{}", e.description(), path,
-                         e.source().begin.line, e.source().begin.column);
-    return false;
-  }
+  if (!ParseToml(parsed, path, &table, error)) return false;
   if (const toml::array* many = table["rule"].as_array()) {
     for (const toml::node& node : *many) {
       const toml::table* one = node.as_table();
