@@ -31,9 +31,21 @@ namespace {
 // product past it is not a count, and gpulint does not place its devices.
 constexpr double kMaxGpus = 1 << 20;
 
+// GPU workloads one file may start: a sweep of loops around `vllm serve` made 10,000 (260
+// bytes of script), and the checks that compare workloads grow faster than their number. No
+// launch script starts this many; past it the rest is not read, with a note.
+constexpr size_t kMaxWorkloads = 512;
+
 // A GPU count read from a script (a product of factors, a launcher's process count): 0, not
 // known, when it is not a count gpulint can hold (negative, NaN or past kMaxGpus: a fuzzed
 // `--nproc_per_node 1e60` is no int).
+// Where a command starts in its file.
+SourceSpan CommandSpan(const CommandRecord& record, const SourceMap& sources) {
+  if (record.argv.empty()) return SourceSpan();
+  auto start = record.argv[0].Start();
+  return start ? sources.Span(start->first, start->second, 1) : SourceSpan();
+}
+
 int GpuCount(double count) {
   return count >= 0 && count <= kMaxGpus ? static_cast<int>(count) : 0;
 }
@@ -274,6 +286,13 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
 
   for (size_t index = 0; index < program.commands.size(); ++index) {
     const CommandRecord& record = program.commands[index];
+    if (config.workloads.size() >= kMaxWorkloads) {
+      config.notes.push_back({ReaderNote::Level::kWarning,
+                              fmt::format("more than {} GPU workloads; the rest are not read",
+                                          kMaxWorkloads),
+                              CommandSpan(record, *sources)});
+      break;
+    }
     ProgramRead read = reader.Read(record);
     for (const std::string& f : read.files_read) config.files_read.push_back(f);
     config.unresolved.insert(config.unresolved.end(), read.unresolved.begin(),

@@ -28,15 +28,28 @@ constexpr size_t kMaxTrackedBackground = 256;
 // A value that grows past this (X=$X$X in a loop) is no configuration value: it becomes unknown.
 constexpr size_t kMaxValueBytes = 1 << 20;
 constexpr size_t kMaxValuePieces = 4096;
+// Arrays in launch scripts list GPUs, models or datasets: tens of elements. Each expansion of
+// "${B[@]}" copies them all, so B+=("${B[@]}") repeated is linear only while the cap is small.
+constexpr size_t kMaxArrayElements = 256;
 // Scripts that run or source other scripts: each run reads and evaluates a file again, and
 // scripts that run each other twice per level would run 2^depth files.
 constexpr int kMaxFilesRun = 256;
 
-Text Capped(Text text, int file, size_t offset) {
+size_t BytesOf(const Text& text) {
   size_t bytes = 0;
   for (const TextPiece& piece : text.pieces()) bytes += piece.text.size();
-  if (bytes <= kMaxValueBytes && text.pieces().size() <= kMaxValuePieces) return text;
+  return bytes;
+}
+
+Text Capped(Text text, int file, size_t offset) {
+  if (BytesOf(text) <= kMaxValueBytes && text.pieces().size() <= kMaxValuePieces) return text;
   return Text::Unknown("a value that grows past 1 MiB or 4096 parts", file, offset, 1);
+}
+
+// An array holds at most kMaxArrayElements elements and, in all, what one value may hold (each
+// element alone could be a MiB, and B+=("${B[@]}") doubles them).
+bool ArrayHasRoom(const std::vector<Text>& elements, size_t bytes_so_far, const Text& next) {
+  return elements.size() < kMaxArrayElements && bytes_so_far + BytesOf(next) <= kMaxValueBytes;
 }
 
 // Whether two commands sit in different arms of the same if or case (branch paths such as
@@ -652,10 +665,14 @@ class Evaluator {
       if (assignment.append)
         if (const Variable* old = env_.Get(assignment.name); old && old->is_array)
           elements = old->elements;
+      size_t bytes = 0;
+      for (const Text& element : elements) bytes += BytesOf(element);
       for (const Word& word : assignment.elements)
         for (Text& field : ExpandWord(word, file)) {
-          if (elements.size() >= kMaxValuePieces) break;
-          elements.push_back(Capped(std::move(field), file, assignment.offset));
+          Text element = Capped(std::move(field), file, assignment.offset);
+          if (!ArrayHasRoom(elements, bytes, element)) break;
+          bytes += BytesOf(element);
+          elements.push_back(std::move(element));
         }
       bool was_exported = env_.Get(assignment.name) && env_.Get(assignment.name)->exported;
       env_.SetArray(assignment.name, std::move(elements));
@@ -669,9 +686,16 @@ class Evaluator {
     Variable* existing = env_.GetMutable(assignment.name);
     bool was_exported = existing && existing->exported;
     if (!assignment.index.empty() && existing && existing->is_array) {
+      // B[100000000]=x is no configuration: past the element cap the assignment is not read
+      // (it resized the array to the index, 2.4 GB; 1e300 is no size_t at all).
       double index = 0;
-      if (ParseNumber(assignment.index, &index) && index >= 0) {
+      if (ParseNumber(assignment.index, &index) && index >= 0 &&
+          index < static_cast<double>(kMaxArrayElements)) {
         size_t i = static_cast<size_t>(index);
+        size_t bytes = 0;
+        for (const Text& element : existing->elements) bytes += BytesOf(element);
+        if (i < existing->elements.size()) bytes -= BytesOf(existing->elements[i]);
+        if (bytes + BytesOf(value) > kMaxValueBytes) return;
         if (existing->elements.size() <= i) existing->elements.resize(i + 1);
         existing->elements[i] = value;
       }

@@ -222,3 +222,30 @@ TEST_CASE("more nodes than GPUs leaves none per node, past int too (found by the
   REQUIRE(!fine.config.workloads.empty());
   CHECK(fine.config.workloads[0].devices.size() == 8);
 }
+
+TEST_CASE("arrays hold what a script's lists hold, and no more (found by the issue 18 audit)",
+          "[reader][robust]") {
+  // An element set within the array's cap is read; B[100000000]=x once resized the array to
+  // the index (2.4 GB), B[1e18]=x failed the run and B[1e300] was no size_t.
+  SourceMap a;
+  auto read = ReadText("B=(1 2 4)\nB[1]=8\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size ${B[1]}\n",
+                       &a);
+  REQUIRE(read.config.workloads.size() == 1);
+  CHECK(read.config.workloads[0].Find("tp")->value.ToString() == "8");
+  for (const char* index : {"100000000", "1000000000000000000", "1e300", "-1"}) {
+    SourceMap b;
+    auto far = ReadText(std::string("B=(1 2 4)\nB[") + index +
+                            "]=8\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size ${B[0]}\n",
+                        &b);
+    REQUIRE(far.config.workloads.size() == 1);
+    CHECK(far.config.workloads[0].Find("tp")->value.ToString() == "1");
+  }
+  // An array that appends itself stops at 256 elements: "${#B[@]}" counts them.
+  std::string doubling = "B=(x)\n";
+  for (int i = 0; i < 20; ++i) doubling += "B+=(\"${B[@]}\")\n";
+  doubling += "N=${#B[@]}\nvllm serve Qwen/Qwen3-8B --max-num-seqs $N\n";
+  SourceMap c;
+  auto capped = ReadText(doubling, &c);
+  REQUIRE(capped.config.workloads.size() == 1);
+  CHECK(capped.config.workloads[0].Find("max_num_seqs")->value.ToString() == "256");
+}
