@@ -152,13 +152,16 @@ void SyncFolder(const std::string& path) {
 }  // namespace
 
 std::vector<std::string> WriteRootsFor(const std::vector<std::string>& paths) {
-  std::vector<std::string> roots = {"."};
+  // Not the working directory besides: `fix --write repo` from repo's parent rewrote a
+  // ../bashrc that repo/run.sh links to, because the parent was a root too.
+  std::vector<std::string> roots;
   std::error_code ec;
   for (const std::string& path : paths) {
     if (path == "-") continue;
     roots.push_back(fs::is_directory(path, ec) ? path : fs::path(path).parent_path().string());
     if (roots.back().empty()) roots.back() = ".";
   }
+  if (roots.empty()) roots.push_back(".");  // `gpulint fix` with no path works on "."
   return roots;
 }
 

@@ -37,8 +37,10 @@ bool WriteFileSafely(const std::string& path, const std::string& expected, const
 /// a full disk or a crash leaves the old file or the new one, never half of one.
 bool WriteFileAtomically(const std::string& path, const std::string& text, std::string* error);
 
-/// The roots a --write may touch for these command-line paths: the working directory, each
-/// folder given, and the folder of each file given.
+/// The roots a --write may touch for these command-line paths: each folder given and the folder
+/// of each file given (the working directory only when no path is given). A file found in a
+/// folder that links outside it is refused; a path named on the command line is the user's
+/// word, links in it included (`fix --write sub/t.sh` where sub links elsewhere writes there).
 std::vector<std::string> WriteRootsFor(const std::vector<std::string>& paths);
 
 }  // namespace gpulint

@@ -265,3 +265,15 @@ TEST_CASE("a concurrent edit is never lost (1,000 trials)", "[tuner][write][stre
   CHECK(written > 0);
   CHECK(refused > 0);
 }
+
+TEST_CASE("the write roots are the paths given, not the working directory besides",
+          "[tuner][write]") {
+  using gpulint::WriteRootsFor;
+  CHECK(WriteRootsFor({}) == std::vector<std::string>{"."});
+  CHECK(WriteRootsFor({"-"}) == std::vector<std::string>{"."});
+  CHECK(WriteRootsFor({"run.sh"}) == std::vector<std::string>{"."});  // its folder
+  CHECK(WriteRootsFor({"scripts/run.sh"}) == std::vector<std::string>{"scripts"});
+  TempDir dir;
+  dir.Write("repo/a.sh", "x\n");
+  CHECK(WriteRootsFor({dir.path() + "/repo"}) == std::vector<std::string>{dir.path() + "/repo"});
+}
