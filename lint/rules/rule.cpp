@@ -113,10 +113,26 @@ std::string FormatValue(const ExprValue& value, const std::string& format) {
 
 namespace {
 
-// A value a rule's fix writes into scripts: of the setting's type, and for text, a plain word
-// (a pack from a stranger's pull request must not write "fp8 $(touch /tmp/P)" into a script).
+bool FixValueTypedText(const std::string& setting, const toml::node& value, std::string* text,
+                       std::string* why);
+
+// A value a rule's fix writes into scripts: of the setting's type, within the values the
+// setting may take (rules/settings.toml, as --set is checked: a pack's `tp = 0` or
+// `gpu_memory_utilization = nan` was written as a fix), and for text, a plain word that does
+// not start with '-' (a pack from a stranger's pull request must not write
+// "fp8 $(touch /tmp/P)" into a script, nor "--trust-remote-code" as a flag's value).
 bool FixValueText(const std::string& setting, const toml::node& value, std::string* text,
                   std::string* why) {
+  if (!FixValueTypedText(setting, value, text, why)) return false;
+  if (std::string problem = ValueTextProblem(setting, *text); !problem.empty()) {
+    *why = problem;
+    return false;
+  }
+  return true;
+}
+
+bool FixValueTypedText(const std::string& setting, const toml::node& value, std::string* text,
+                       std::string* why) {
   auto info = SettingTypes().find(setting);
   if (info == SettingTypes().end()) {
     *why = "unknown setting";
@@ -137,11 +153,11 @@ bool FixValueText(const std::string& setting, const toml::node& value, std::stri
                                  : fmt::format("{}", *value.value<double>());
       return true;
     case SettingType::kString: {
-      static const re2::RE2 kPlainWord("[A-Za-z0-9_.:/+@-]{1,200}");
+      static const re2::RE2 kPlainWord("[A-Za-z0-9_.:/+@][A-Za-z0-9_.:/+@-]{0,199}");
       if (!value.is_string()) break;
       *text = *value.value<std::string>();
       if (re2::RE2::FullMatch(*text, kPlainWord)) return true;
-      *why = "a text value is one plain word (letters, digits and _ . : / + @ -)";
+      *why = "a text value is one plain word (letters, digits and _ . : / + @ -, not first '-')";
       return false;
     }
     case SettingType::kList: break;
