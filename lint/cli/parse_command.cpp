@@ -7,6 +7,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/report/json_version.h"
+#include "lint/report/safe_text.h"
 #include "lint/workspace/workspace.h"
 
 namespace gpulint {
@@ -16,14 +17,18 @@ using Json = nlohmann::ordered_json;
 
 Json ValueJson(const Value& value) {
   switch (value.kind) {
-    case Value::Kind::kNone: return nullptr;
+    case Value::Kind::kNone:
+      return nullptr;
     case Value::Kind::kNumber:
       if (value.number == static_cast<double>(static_cast<long long>(value.number)))
         return static_cast<long long>(value.number);
       return value.number;
-    case Value::Kind::kBool: return value.boolean;
-    case Value::Kind::kString: return value.text;
-    case Value::Kind::kList: return value.list;
+    case Value::Kind::kBool:
+      return value.boolean;
+    case Value::Kind::kString:
+      return value.text;
+    case Value::Kind::kList:
+      return value.list;
   }
   return nullptr;
 }
@@ -34,7 +39,7 @@ Json SettingJson(const Setting& setting) {
   json["line"] = setting.span.valid() ? Json(setting.span.line) : Json(nullptr);
   json["col"] = setting.span.valid() ? Json(setting.span.col) : Json(nullptr);
   json["origin"] = OriginName(setting.origin);
-  if (setting.span.valid() && setting.span.path != "" ) json["file"] = setting.span.path;
+  if (setting.span.valid() && setting.span.path != "") json["file"] = setting.span.path;
   if (!setting.via.empty())
     json[setting.origin == Origin::kFrameworkDefault ? "source" : "via"] = setting.via;
   json["editable"] = setting.editable;
@@ -94,35 +99,39 @@ Json FileJson(const RunConfig& config) {
 }
 
 void PrintText(const RunConfig& config) {
-  fmt::print("{}\n", config.path);
+  // Every value and path is the script's: printed as text, never as terminal control.
+  std::string out;
+  out += fmt::format("{}\n", config.path);
   std::string cluster;
   auto add = [&](const char* name, const std::optional<Setting>& setting) {
     if (setting)
-      cluster += fmt::format(" {}={} (line {})", name, setting->value.ToString(), setting->span.line);
+      cluster +=
+          fmt::format(" {}={} (line {})", name, setting->value.ToString(), setting->span.line);
   };
   add("gpu", config.cluster.gpu);
   add("gpus_per_node", config.cluster.gpus_per_node);
   add("nodes", config.cluster.nodes);
-  if (!cluster.empty()) fmt::print("  cluster:{}\n", cluster);
+  if (!cluster.empty()) out += fmt::format("  cluster:{}\n", cluster);
   for (size_t i = 0; i < config.workloads.size(); ++i) {
     const Workload& w = config.workloads[i];
     const Setting* model = w.Find("model");
-    fmt::print("  workload {}: {} ({}) model={} gpus={} devices={}{} line {}\n", i + 1, w.role,
-               w.framework, model ? model->value.ToString() : "?", w.gpus, Devices(w),
-               w.devices_assumed ? " (assumed)" : "", w.command_span.line);
+    out += fmt::format("  workload {}: {} ({}) model={} gpus={} devices={}{} line {}\n", i + 1,
+                       w.role, w.framework, model ? model->value.ToString() : "?", w.gpus,
+                       Devices(w), w.devices_assumed ? " (assumed)" : "", w.command_span.line);
     for (const auto& [name, setting] : w.settings) {
-      std::string where = setting.span.valid()
-                              ? fmt::format("{}:{}:{}", setting.span.path, setting.span.line,
-                                            setting.span.col)
-                              : "-";
-      fmt::print("    {:<24} {:<22} {:<18} {}{}\n", name, setting.value.ToString(),
-                 OriginName(setting.origin), where, setting.via.empty() ? "" : " via " + setting.via);
+      std::string where = setting.span.valid() ? fmt::format("{}:{}:{}", setting.span.path,
+                                                             setting.span.line, setting.span.col)
+                                               : "-";
+      out += fmt::format("    {:<24} {:<22} {:<18} {}{}\n", name, setting.value.ToString(),
+                         OriginName(setting.origin), where,
+                         setting.via.empty() ? "" : " via " + setting.via);
     }
   }
   for (const Unresolved& u : config.unresolved)
-    fmt::print("  unresolved {} (line {}): {}\n", u.name, u.span.line, u.reason);
+    out += fmt::format("  unresolved {} (line {}): {}\n", u.name, u.span.line, u.reason);
   for (const ReaderNote& note : config.notes)
-    fmt::print("  note (line {}): {}\n", note.span.line, note.message);
+    out += fmt::format("  note (line {}): {}\n", note.span.line, note.message);
+  fmt::print("{}", Printable(out));
 }
 
 }  // namespace

@@ -5,13 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "estimator/units.h"
+#include "lint/report/safe_text.h"
 
 namespace gpulint {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-double Gib(double bytes) { return std::round(est::BytesToGib(bytes) * 1000) / 1000; }
+double Gib(double bytes) {
+  return std::round(est::BytesToGib(bytes) * 1000) / 1000;
+}
 
 std::string ModelName(const Workload& w, const WorkloadEstimate& e) {
   if (e.model) return e.model->hf_id;
@@ -90,9 +93,8 @@ std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
   Json devices = Json::array();
   for (const DeviceLoad& load : analysis.devices) {
     if (!load.shared) continue;
-    devices.push_back({{"device", load.device},
-                       {"total", Gib(load.bytes)},
-                       {"workloads", load.workloads}});
+    devices.push_back(
+        {{"device", load.device}, {"total", Gib(load.bytes)}, {"workloads", load.workloads}});
   }
   file["shared_gpus"] = devices;
   return file.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -101,7 +103,7 @@ std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
 std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
   std::string out;
   const auto& config = analysis.read.config;
-  out += fmt::format("{}\n", analysis.file.path);
+  out += Printable(fmt::format("{}\n", analysis.file.path));
   if (config.workloads.empty()) out += "  no GPU workloads found\n";
   struct Part {
     const char* name;
@@ -127,12 +129,12 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     // A count nothing states (a config run over every visible GPU) is not "0 GPUs".
     std::string count = w.gpus > 0 ? fmt::format("{} GPU{}", w.gpus, w.gpus == 1 ? "" : "s")
                                    : std::string("an unknown number of GPUs");
-    out += fmt::format("  {}{} ({}) {} on {}{}\n", where, w.role, w.framework, ModelName(w, e),
-                       count, e.gpu ? " x " + e.gpu->name : "");
+    out += Printable(fmt::format("  {}{} ({}) {} on {}{}\n", where, w.role, w.framework,
+                                 ModelName(w, e), count, e.gpu ? " x " + e.gpu->name : ""));
     if (!e.breakdown) {
-      out += fmt::format("    no estimate: {}\n", e.skipped);
+      out += Printable(fmt::format("    no estimate: {}\n", e.skipped));
       for (const std::string& suggestion : e.resolution.suggestions)
-        out += fmt::format("    did you mean {}?\n", suggestion);
+        out += Printable(fmt::format("    did you mean {}?\n", suggestion));
       continue;
     }
     const est::Breakdown& b = *e.breakdown;
@@ -154,37 +156,41 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     for (const Part& part : kParts) {
       double bytes = b.*part.field;
       if (bytes <= 0) continue;
-      out += fmt::format("    {} {:<12} {:>8.2f} GiB\n", part.glyph, part.name,
-                         est::BytesToGib(bytes));
+      out += Printable(fmt::format("    {} {:<12} {:>8.2f} GiB\n", part.glyph, part.name,
+                                   est::BytesToGib(bytes)));
     }
-    out += fmt::format("      {:<12} {:>8.2f} GiB  (peak of live tensors)\n", "allocated",
-                       est::BytesToGib(b.torch_allocated));
-    out += fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows, typically)\n", "total",
-                       est::BytesToGib(b.total));
+    out += Printable(fmt::format("      {:<12} {:>8.2f} GiB  (peak of live tensors)\n", "allocated",
+                                 est::BytesToGib(b.torch_allocated)));
+    out += Printable(fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows, typically)\n",
+                                 "total", est::BytesToGib(b.total)));
     if (b.total_high > b.total_low)
-      out += fmt::format("      {:<12} {:>8.2f} - {:.2f} GiB  (no allocator slack - the slack a "
-                         "long run reaches)\n", "range", est::BytesToGib(b.total_low),
-                         est::BytesToGib(b.total_high));
+      out += Printable(
+          fmt::format("      {:<12} {:>8.2f} - {:.2f} GiB  (no allocator slack - the slack a "
+                      "long run reaches)\n",
+                      "range", est::BytesToGib(b.total_low), est::BytesToGib(b.total_high)));
     const double high_margin = e.usable_bytes - b.total_high;
     const double low_margin = e.usable_bytes - b.total_low;
     const Verdict verdict = VerdictOf(e);
     if (verdict == Verdict::kMayNotFit)
-      out += fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is "
-                         "short by {:.1f} GiB; peak at {}\n",
-                         est::BytesToGib(low_margin), est::BytesToGib(-high_margin), b.peak_phase);
+      out += Printable(
+          fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is "
+                      "short by {:.1f} GiB; peak at {}\n",
+                      est::BytesToGib(low_margin), est::BytesToGib(-high_margin), b.peak_phase));
     else if (high_margin >= 0)  // fits, or an engine whose KV cache holds no sequence
-      out += fmt::format("    {}: margin {:.1f} GiB at the high end; peak at {}\n",
-                         verdict == Verdict::kFits ? "fits" : "DOES NOT FIT",
-                         est::BytesToGib(high_margin), b.peak_phase);
+      out += Printable(fmt::format("    {}: margin {:.1f} GiB at the high end; peak at {}\n",
+                                   verdict == Verdict::kFits ? "fits" : "DOES NOT FIT",
+                                   est::BytesToGib(high_margin), b.peak_phase));
     else
-      out += fmt::format("    DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}\n",
-                         est::BytesToGib(-low_margin), b.peak_phase);
+      out += Printable(
+          fmt::format("    DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}\n",
+                      est::BytesToGib(-low_margin), b.peak_phase));
     if (b.kv_cache_tokens >= 0)
-      out += fmt::format("    KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once\n",
-                         b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len);
+      out += Printable(
+          fmt::format("    KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once\n",
+                      b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len));
     if (!e.assumptions.empty()) {
       out += "    assumptions:\n";
-      for (const std::string& a : e.assumptions) out += fmt::format("      - {}\n", a);
+      for (const std::string& a : e.assumptions) out += Printable(fmt::format("      - {}\n", a));
     }
   }
   for (const DeviceLoad& load : analysis.devices) {
@@ -195,13 +201,13 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
                            config.workloads[static_cast<size_t>(index)].role,
                            config.workloads[static_cast<size_t>(index)].command_span.line);
     double usable = analysis.gpu.spec ? analysis.gpu.spec->total_bytes : 0;
-    const std::string range =
-        load.high_bytes > load.low_bytes
-            ? fmt::format("{:.1f}-{:.1f}", est::BytesToGib(load.low_bytes),
-                          est::BytesToGib(load.high_bytes))
-            : fmt::format("{:.1f}", est::BytesToGib(load.bytes));
-    out += fmt::format("  GPU {} is shared: {} -> {} GiB{}\n", load.device, names, range,
-                       usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : "");
+    const std::string range = load.high_bytes > load.low_bytes
+                                  ? fmt::format("{:.1f}-{:.1f}", est::BytesToGib(load.low_bytes),
+                                                est::BytesToGib(load.high_bytes))
+                                  : fmt::format("{:.1f}", est::BytesToGib(load.bytes));
+    out += Printable(
+        fmt::format("  GPU {} is shared: {} -> {} GiB{}\n", load.device, names, range,
+                    usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : ""));
   }
   return out;
 }
@@ -230,13 +236,14 @@ std::string VerdictRows(const FileAnalysis& analysis) {
                                est::BytesToGib(b->total_high))
                  : fmt::format("{:.1f} GiB", est::BytesToGib(b->total));
     std::string usable = e.gpu ? fmt::format("{:.1f} GiB", est::BytesToGib(e.usable_bytes)) : "n/a";
-    std::string fits = !e.breakdown                               ? "?"
-                       : VerdictOf(e) == Verdict::kFits              ? "yes"
-                       : VerdictOf(e) == Verdict::kMayNotFit         ? "**may not**"
-                                                                     : "**no**";
+    std::string fits = !e.breakdown                          ? "?"
+                       : VerdictOf(e) == Verdict::kFits      ? "yes"
+                       : VerdictOf(e) == Verdict::kMayNotFit ? "**may not**"
+                                                             : "**no**";
     out += fmt::format("| `{}` | {} ({}) | `{}` | {} x {} | {} | {} | {} |\n",
-                       WhereWritten(analysis, w), w.role, w.framework,
-                       ModelName(w, e), w.gpus, e.gpu ? e.gpu->name : "?", peak, usable, fits);
+                       MarkdownInline(WhereWritten(analysis, w)), MarkdownInline(w.role),
+                       MarkdownInline(w.framework), MarkdownInline(ModelName(w, e)), w.gpus,
+                       MarkdownInline(e.gpu ? e.gpu->name : "?"), peak, usable, fits);
   }
   return out;
 }
@@ -249,15 +256,20 @@ std::string BreakdownMarkdown(const FileAnalysis& analysis) {
     const WorkloadEstimate& e = analysis.estimates[i];
     if (!e.breakdown) continue;
     const est::Breakdown& b = *e.breakdown;
-    out += fmt::format("\n`{}` {} ({}), `{}` on {}: peak at {}\n\n| term | GiB per GPU |\n"
-                       "| --- | ---: |\n",
-                       WhereWritten(analysis, w), w.role, w.framework,
-                       ModelName(w, e), e.gpu ? e.gpu->name : "?", b.peak_phase);
+    out += fmt::format(
+        "\n`{}` {} ({}), `{}` on {}: peak at {}\n\n| term | GiB per GPU |\n"
+        "| --- | ---: |\n",
+        MarkdownInline(WhereWritten(analysis, w)), MarkdownInline(w.role),
+        MarkdownInline(w.framework), MarkdownInline(ModelName(w, e)),
+        MarkdownInline(e.gpu ? e.gpu->name : "?"), MarkdownInline(b.peak_phase));
     for (const auto& [name, bytes] :
-         std::initializer_list<std::pair<const char*, double>>{
-             {"weights", b.weights}, {"gradients", b.gradients}, {"optimizer", b.optimizer},
-             {"activations", b.activations}, {"logits", b.logits}, {"KV cache", b.kv_cache},
-             {"overhead", b.overhead}})
+         std::initializer_list<std::pair<const char*, double>>{{"weights", b.weights},
+                                                               {"gradients", b.gradients},
+                                                               {"optimizer", b.optimizer},
+                                                               {"activations", b.activations},
+                                                               {"logits", b.logits},
+                                                               {"KV cache", b.kv_cache},
+                                                               {"overhead", b.overhead}})
       if (bytes > 0) out += fmt::format("| {} | {:.2f} |\n", name, est::BytesToGib(bytes));
     out += fmt::format("| **total** | **{:.2f}** of {:.2f} |\n", est::BytesToGib(b.total),
                        est::BytesToGib(e.usable_bytes));

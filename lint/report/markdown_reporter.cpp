@@ -21,16 +21,7 @@ const char* Badge(Severity severity) {
   return "";
 }
 
-// One line of Markdown: no line breaks, no accidental HTML tags.
-std::string Inline(const std::string& text) {
-  std::string out;
-  for (char c : Printable(text)) {
-    if (c == '\n' || c == '\r') out += ' ';
-    else if (c == '<') out += "&lt;";
-    else out += c;
-  }
-  return out;
-}
+std::string Inline(const std::string& text) { return MarkdownInline(text); }
 
 // The lines the fix changes, as they read after it: GitHub applies a suggestion to whole lines.
 std::string Suggestion(const FileAnalysis& analysis, const Fix& fix) {

@@ -46,6 +46,21 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+std::string MarkdownInline(std::string_view text) {
+  std::string out;
+  for (char c : Printable(text)) {
+    if (c == '\n' || c == '\r')
+      out += ' ';
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '|')
+      out += "\\|";
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string Printable(std::string_view text) {
   std::string valid = ValidUtf8(text);
   std::string out;

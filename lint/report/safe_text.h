@@ -16,4 +16,8 @@ std::string ValidUtf8(std::string_view text);
 /// line before it, an escape sequence recolour or retitle the terminal).
 std::string Printable(std::string_view text);
 
+/// Printable, on one line of Markdown: line breaks as spaces, '<' as &lt; (no HTML tags) and '|'
+/// escaped (a table cell stays one cell). A newline in a model name split the summary table.
+std::string MarkdownInline(std::string_view text);
+
 }  // namespace gpulint
