@@ -121,7 +121,7 @@ constexpr FieldRange kFieldRanges[] = {
     {"head_dim", 1, 1 << 16},
     {"intermediate_size", 0, 1 << 24},
     {"vocab_size", 1, 1 << 24},
-    {"max_position_embeddings", 0, int64_t{1} << 31},
+    {"max_position_embeddings", 1, int64_t{1} << 31},
     {"num_experts", 0, 1 << 16},
     {"num_experts_per_tok", 0, 1 << 16},
     {"moe_intermediate_size", 0, 1 << 24},

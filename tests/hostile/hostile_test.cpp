@@ -122,8 +122,10 @@ TEST_CASE("hostile input: every case of tests/hostile/cases.toml", "[hostile]") 
   limits.timeout_s = kTimeoutS;
   limits.memory_bytes = kMemoryLimitBytes;
   limits.sanitized = GpulintIsSanitized();
-  // ASan: die when the process holds more than 1 GiB (its shadow included) or asks for more at
-  // once, instead of the address-space limit it cannot run under.
+  // ASan cannot run under an address-space limit (its shadow reserves terabytes): die instead
+  // when one allocation asks for more than 1 GiB, or the process holds more than 1.5 GiB, which
+  // is 1 GiB of the program's own memory with ASan's shadow (an eighth) and its 256 MiB
+  // quarantine of freed blocks on top.
   if (limits.sanitized)
     limits.env.push_back(
         "ASAN_OPTIONS=hard_rss_limit_mb=1536:malloc_limit_mb=1024:"
