@@ -1,6 +1,8 @@
 // `gpulint parse`: what the reader makes of each script, with where every value is written.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "lint/cli/cli.h"
@@ -20,7 +22,11 @@ Json ValueJson(const Value& value) {
     case Value::Kind::kNone:
       return nullptr;
     case Value::Kind::kNumber:
-      if (value.number == static_cast<double>(static_cast<long long>(value.number)))
+      // A whole number within long long's range is written as one; casting 1e60 (a fuzzed
+      // --nproc_per_node) to an integer is undefined behaviour (clang's UBSan:
+      // float-cast-overflow), so the range is checked first.
+      if (value.number >= -9.2e18 && value.number <= 9.2e18 &&
+          value.number == std::floor(value.number))
         return static_cast<long long>(value.number);
       return value.number;
     case Value::Kind::kBool:

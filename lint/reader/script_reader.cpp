@@ -242,8 +242,9 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   std::optional<GpuFacts> gpu;
   if (!gpu_name.empty() && options.gpu_facts) gpu = options.gpu_facts(gpu_name);
   std::optional<int> gpus_per_node;
+  // GpuCount: a count past any node (--gres=gpu:1e60) is no int, and casting it is undefined.
   if (config.cluster.gpus_per_node && config.cluster.gpus_per_node->value.is_number())
-    gpus_per_node = static_cast<int>(config.cluster.gpus_per_node->value.number);
+    gpus_per_node = GpuCount(config.cluster.gpus_per_node->value.number);
 
   // The engine and framework versions the script pins itself (pip install, image tags).
   std::vector<ScriptPin> script_pins;

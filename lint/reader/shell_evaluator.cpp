@@ -402,8 +402,10 @@ class Evaluator {
               [&](const std::string& name) -> std::optional<long long> {
                 auto var = Lookup(name);
                 double number = 0;
+                // Past long long's range (X=1e60) the cast is undefined: unknown instead.
                 if (!var || !var->Value().Known() || var->ambiguous ||
-                    !ParseNumber(var->Value().Str(), &number))
+                    !ParseNumber(var->Value().Str(), &number) ||
+                    !(number >= -9.2e18 && number <= 9.2e18))
                   return std::nullopt;
                 return static_cast<long long>(number);
               },

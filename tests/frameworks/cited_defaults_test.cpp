@@ -120,9 +120,11 @@ std::vector<std::pair<std::string, std::string>> DefaultSources(const toml::tabl
   const toml::table* defaults = map["defaults"].as_table();
   if (!defaults) return out;
   for (const auto& [key, node] : *defaults) {
+    // A copy: clang 14 cannot capture a structured binding in a lambda.
+    const std::string setting(key.str());
     auto add = [&](const toml::node& n) {
       if (const toml::table* t = n.as_table())
-        out.push_back({std::string(key.str()), (*t)["source"].value_or(std::string())});
+        out.push_back({setting, (*t)["source"].value_or(std::string())});
     };
     if (const toml::array* list = node.as_array())
       for (const toml::node& n : *list) add(n);

@@ -38,3 +38,17 @@ TEST_CASE("a key nested past any real file's depth is refused before toml++ recu
   CHECK(error.rfind("invalid TOML (", 0) == 0);
   CHECK(error.find("bad.toml:1:") != std::string::npos);
 }
+
+TEST_CASE("a table header without a key is an error, not an assumption toml++ relies on",
+          "[util][toml]") {
+  // '[' then anything but a key entered toml++'s parse_key() against its TOML_ASSERT_ASSUME: an
+  // abort under the sanitizers (tests/fuzz/regressions/project_config/...), undefined behaviour
+  // in the release build. The parser's own error is what comes back.
+  for (const char* text : {"[=a]\nx = 1\n", "[.a]\n", "[#a]\n", "[[\x01" "a]]\n", "[\x7f]\n"}) {
+    INFO(text);
+    toml::table table;
+    std::string error;
+    CHECK_FALSE(ParseToml(text, "bad.toml", &table, &error));
+    CHECK(error.rfind("invalid TOML (", 0) == 0);
+  }
+}
