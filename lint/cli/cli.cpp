@@ -43,13 +43,14 @@ void PrintUsage(std::FILE* out) {
              "gpulint: lint and auto-tune launch scripts of GPU jobs that train or serve LLMs.\n\n"
              "Usage: gpulint <command> [options] [PATH...]\n\nCommands:\n");
   for (const Subcommand& command : kSubcommands)
-    fmt::print(out, "  {:<10}{}\n", command.name, command.summary);
+    fmt::print(out, "  {:<12}{}\n", command.name, command.summary);
   fmt::print(out,
              "\nRun 'gpulint <command> --help' for a command's options.\n"
              "Exit codes: 0 nothing at or above --fail-on (lint), nothing to change (fix);\n"
              "            1 findings at or above --fail-on (lint), fix changed or would change a "
              "file;\n"
-             "            2 usage error, unreadable input, invalid configuration or rules.\n");
+             "            2 a usage error, unreadable input, an invalid configuration, rule pack\n"
+             "              or flag map, or output that could not be written.\n");
 }
 
 }  // namespace

@@ -126,6 +126,8 @@ int RunLintCommand(const Args& args) {
     input.workloads += linted[i].workloads;
     input.unestimated.insert(input.unestimated.end(), linted[i].unestimated.begin(),
                              linted[i].unestimated.end());
+    input.read_in_part.insert(input.read_in_part.end(), linted[i].read_in_part.begin(),
+                              linted[i].read_in_part.end());
     ReportFile report;
     report.path = files[i].path;
     report.findings = std::move(linted[i].findings);

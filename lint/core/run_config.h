@@ -15,7 +15,10 @@ namespace gpulint {
 
 /// Something the reader could not read or had to skip, reported to the user (never fatal).
 struct ReaderNote {
-  enum class Level { kInfo, kWarning } level = Level::kWarning;
+  /// kReadInPart: a bound on hostile or generated input was reached (commands, workloads,
+  /// scripts run, call depth) and the rest is not read: `lint` says so in its summary, so a
+  /// quiet run is not taken for a checked one.
+  enum class Level { kInfo, kWarning, kReadInPart } level = Level::kWarning;
   std::string message;
   SourceSpan span;
 };

@@ -288,7 +288,7 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
   for (size_t index = 0; index < program.commands.size(); ++index) {
     const CommandRecord& record = program.commands[index];
     if (config.workloads.size() >= kMaxWorkloads) {
-      config.notes.push_back({ReaderNote::Level::kWarning,
+      config.notes.push_back({ReaderNote::Level::kReadInPart,
                               fmt::format("more than {} GPU workloads; the rest are not read",
                                           kMaxWorkloads),
                               CommandSpan(record, *sources)});

@@ -717,7 +717,8 @@ class Evaluator {
     if ((loop_depth_ > 0 || call_depth_ > 0) && ++evaluated_commands_ > kMaxEvaluatedCommands) {
       if (evaluated_commands_ == kMaxEvaluatedCommands + 1)
         Note(context.file, node.offset,
-             "the script expands into more than 20000 commands; the rest is not read");
+             "the script expands into more than 20000 commands; the rest is not read",
+             ReaderNote::Level::kReadInPart);
       return Flow::kExit;
     }
     const int file = context.file;
@@ -900,7 +901,8 @@ class Evaluator {
   Flow CallFunction(const Node* body, int body_file, const std::vector<Text>& argv,
                     const Context& context) {
     if (call_depth_ >= kMaxCallDepth) {
-      Note(context.file, 0, "functions call each other more than 16 deep; deeper calls not read");
+      Note(context.file, 0, "functions call each other more than 16 deep; deeper calls not read",
+           ReaderNote::Level::kReadInPart);
       return Flow::kNormal;
     }
     ++call_depth_;
@@ -954,7 +956,7 @@ class Evaluator {
     if (files_run_ == kMaxFilesRun + 1)
       Note(file, offset,
            fmt::format("more than {} scripts run or sourced; the rest are not read", kMaxFilesRun),
-           ReaderNote::Level::kWarning);
+           ReaderNote::Level::kReadInPart);
     return false;
   }
 

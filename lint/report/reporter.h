@@ -35,6 +35,9 @@ struct ReportInput {
   /// Workloads linted, and why those not judged were not (text's summary says so).
   int workloads = 0;
   std::vector<std::string> unestimated;
+  /// Where a bound on the input was reached and the rest not read ("run.sh:3: more than 512
+  /// GPU workloads; the rest are not read"): text's summary lists them.
+  std::vector<std::string> read_in_part;
   /// The text of a line of any file read (1-based), "" when unknown. Findings can point into
   /// sourced scripts and config files, so this looks across every file's SourceMap.
   std::string LineText(const std::string& path, int line) const;

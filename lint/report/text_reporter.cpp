@@ -97,9 +97,17 @@ std::string Fixable(const ReportInput& input) {
   return fmt::format("{} fixable with `gpulint fix --write`{}.\n", safe, more);
 }
 
+// "Read in part: run.sh:1: more than 512 GPU workloads; the rest are not read", one line each.
+std::string ReadInPart(const ReportInput& input) {
+  std::string out;
+  for (const std::string& where : input.read_in_part)
+    out += fmt::format("Read in part: {}.\n", Printable(where));
+  return out;
+}
+
 std::string Summary(const ReportInput& input) {
   if (input.quiet) return "";
-  std::string text = SummaryCounts(input) + Fixable(input) + Unjudged(input);
+  std::string text = SummaryCounts(input) + Fixable(input) + Unjudged(input) + ReadInPart(input);
   if (input.wrap_columns == 0) return text;
   std::string out;
   size_t start = 0;

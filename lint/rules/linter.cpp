@@ -123,6 +123,11 @@ bool Linter::Lint(Workspace& workspace, const LoadedFile& file, LintedFile* out,
     if (!e.breakdown) out->unestimated.push_back(e.skipped.empty() ? "no estimate" : e.skipped);
     else if (!e.unknown_inputs.empty()) out->unestimated.push_back("a value it needs is unknown");
   }
+  for (const ReaderNote& note : out->analysis->read.config.notes)
+    if (note.level == ReaderNote::Level::kReadInPart)
+      out->read_in_part.push_back(
+          fmt::format("{}:{}: {}", note.span.valid() ? note.span.path : file.path,
+                      note.span.line, note.message));
   if (!choices_.keep_analysis) {
     out->sources = std::move(out->analysis->sources);
     out->analysis.reset();

@@ -45,6 +45,8 @@ struct LintedFile {
   /// Why each workload without an estimate has none (unknown model, not modelled, ...), or
   /// why its verdict was left open (a value the data decides).
   std::vector<std::string> unestimated;
+  /// "path:line: what was not read", for each bound the reader reached (ReaderNote kReadInPart).
+  std::vector<std::string> read_in_part;
 };
 
 /// The headroom for one file: the command line's, else the script's `# gpulint: headroom=F`,

@@ -12,11 +12,38 @@ using gpulint::testing::RunGpulint;
 TEST_CASE("gpulint --help lists every subcommand and exits 0", "[cli]") {
   auto result = RunGpulint({"--help"});
   CHECK(result.exit_code == 0);
-  for (const char* name :
-       {"lint", "estimate", "fix", "parse", "explain", "rules", "models", "gpus", "version"}) {
+  for (const char* name : {"lint", "estimate", "fix", "parse", "explain", "rules", "models",
+                           "gpus", "version", "completion"}) {
     INFO(name);
     CHECK(result.out.find(std::string("  ") + name + " ") != std::string::npos);
   }
+}
+
+TEST_CASE("the exit-code contract reads the same in --help, the README and the man page",
+          "[cli]") {
+  // Each says what exit 2 covers in the same words (they had drifted apart: --help left out
+  // flag maps and output that could not be written).
+  auto help = RunGpulint({"--help"});
+  auto flat = [](std::string text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '\n' || c == ' ') {
+        if (!out.empty() && out.back() != ' ') out += ' ';
+      } else if (c != '*' && c != '\\') {
+        out += c;
+      }
+    }
+    return out;
+  };
+  const std::string code_2 = "a usage error, unreadable input, an invalid configuration, rule "
+                             "pack or flag map, or output that could not be written";
+  CHECK(flat(help.out).find(code_2) != std::string::npos);
+  CHECK(flat(gpulint::testing::ReadWholeFile(gpulint::testing::SourcePath("README.md")))
+            .find(code_2) != std::string::npos);
+  // The man page says it as a sentence: its first word capitalized, roff escapes dropped.
+  std::string man = flat(gpulint::testing::ReadWholeFile(gpulint::testing::SourcePath("docs/gpulint.1")));
+  CHECK(man.find("A usage error, unreadable input, an invalid configuration, rule pack or flag "
+                 "map, or output that could not be written") != std::string::npos);
 }
 
 TEST_CASE("gpulint with no arguments prints usage on stderr and exits 2", "[cli]") {
