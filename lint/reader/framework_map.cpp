@@ -29,6 +29,56 @@ std::string AsText(const toml::node& node) {
   return "";
 }
 
+// The keys a [[match]] or [[workload]] table may hold, and the TOML type of each. A key
+// spelled wrong or of the wrong type ("match = 1", "command = 1") would otherwise read as
+// absent and the table would match nothing or everything without a word.
+enum class KeyType { kString, kStrings, kBool, kTable };
+struct KnownKey {
+  const char* name;
+  KeyType type;
+};
+
+bool CheckKeys(const toml::table& table, std::initializer_list<KnownKey> known,
+               const char* section, const std::string& where, std::string* error) {
+  for (const auto& [key, value] : table) {
+    const KnownKey* spec = nullptr;
+    for (const KnownKey& k : known)
+      if (key.str() == k.name) spec = &k;
+    if (!spec) {
+      *error = fmt::format("unknown key '{}' in {}: {}", key.str(), section, Where(where, value));
+      return false;
+    }
+    bool ok = false;
+    const char* wanted = "";
+    switch (spec->type) {
+      case KeyType::kString:
+        ok = value.is_string();
+        wanted = "a string";
+        break;
+      case KeyType::kStrings:
+        ok = value.is_string() ||
+             (value.is_array() && (value.as_array()->empty() ||
+                                  value.as_array()->is_homogeneous(toml::node_type::string)));
+        wanted = "a string or a list of strings";
+        break;
+      case KeyType::kBool:
+        ok = value.is_boolean();
+        wanted = "true or false";
+        break;
+      case KeyType::kTable:
+        ok = value.is_table();
+        wanted = "a table";
+        break;
+    }
+    if (!ok) {
+      *error = fmt::format("{} in {} must be {}: {}", key.str(), section, wanted,
+                           Where(where, value));
+      return false;
+    }
+  }
+  return true;
+}
+
 bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* spec,
                   std::vector<std::string>* aliases, std::string* error) {
   if (auto setting = node.value<std::string>()) {
@@ -163,13 +213,38 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       map->builtins[name] = std::move(config);
     }
   }
+  // [[match]] and [[workload]] are lists of tables; "match = 1" is no list at all.
+  for (const char* list : {"match", "workload"}) {
+    const toml::node* node = root.get(list);
+    if (node && !node->is_array_of_tables()) {
+      *error = fmt::format("{} is a list of tables ([[{}]]): {}", list, list, Where(where, *node));
+      return false;
+    }
+  }
   if (const toml::array* matches = root["match"].as_array()) {
     for (const toml::node& node : *matches) {
-      if (!node.is_table()) {
-        *error = fmt::format("each [[match]] is a table: {}", Where(where, node));
+      const toml::table& m = *node.as_table();
+      if (!CheckKeys(m,
+                     {{"command", KeyType::kStrings},
+                      {"python_module", KeyType::kString},
+                      {"python_script", KeyType::kString},
+                      {"requires_flag", KeyType::kStrings},
+                      {"python_call", KeyType::kString},
+                      {"config_keys", KeyType::kStrings},
+                      {"config_command", KeyType::kStrings},
+                      {"config_usage", KeyType::kString},
+                      {"title", KeyType::kString}},
+                     "[[match]]", where, error))
+        return false;
+      if (!m.contains("command") && !m.contains("python_module") &&
+          !m.contains("python_script") && !m.contains("python_call") &&
+          !m.contains("config_keys") && !m.contains("config_command")) {
+        *error = fmt::format(
+            "a [[match]] names a command, python_module, python_script, python_call, "
+            "config_keys or config_command: {}",
+            Where(where, node));
         return false;
       }
-      const toml::table& m = *node.as_table();
       MatchSpec match;
       match.command = TomlStrings(m.get("command"));
       match.python_module = m["python_module"].value_or(std::string());
@@ -185,11 +260,19 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
   }
   if (const toml::array* workloads = root["workload"].as_array()) {
     for (const toml::node& node : *workloads) {
-      if (!node.is_table()) {
-        *error = fmt::format("each [[workload]] is a table: {}", Where(where, node));
-        return false;
-      }
       const toml::table& w = *node.as_table();
+      if (!CheckKeys(w,
+                     {{"role", KeyType::kString},
+                      {"gpus", KeyType::kStrings},
+                      {"unless", KeyType::kStrings},
+                      {"when", KeyType::kStrings},
+                      {"when_all", KeyType::kStrings},
+                      {"gpus_within", KeyType::kTable},
+                      {"primary", KeyType::kBool},
+                      {"shares_process", KeyType::kBool},
+                      {"all_visible_gpus", KeyType::kBool}},
+                     "[[workload]]", where, error))
+        return false;
       WorkloadSpec workload;
       workload.role = w["role"].value_or(std::string());
       workload.gpus = TomlStrings(w.get("gpus"));

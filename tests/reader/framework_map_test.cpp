@@ -127,3 +127,39 @@ TEST_CASE("a jsonargparse map takes its config keys as flags too", "[reader][map
   CHECK(trainer->Flag("--model_name_or_path"));
   CHECK_FALSE(trainer->Flag("--per_device_train_batch_size.x"));
 }
+
+TEST_CASE("a [[match]] or [[workload]] key spelled wrong or of the wrong type is refused",
+          "[reader][maps]") {
+  auto refused = [](const std::string& body) {
+    FrameworkMap map;
+    std::string error;
+    const bool ok = ParseFrameworkMap("[framework]\nname = \"x\"\n" + body, "x.toml", &map, &error);
+    return ok ? std::string() : error;
+  };
+  // What a well-formed map holds is read.
+  CHECK(refused("[[match]]\ncommand = [\"x\", \"train\"]\ntitle = \"x\"\n"
+                "[[workload]]\nrole = \"train\"\nprimary = true\nunless = \"colocate\"\n")
+            .empty());
+  CHECK(refused("[[match]]\npython_module = \"x.train\"\nrequires_flag = \"--a\"\n").empty());
+  // Each of these read before as a map that matches nothing (or a workload always present).
+  auto refused_top = [](const std::string& top) {
+    FrameworkMap map;
+    std::string error;
+    const bool ok = ParseFrameworkMap(top + "[framework]\nname = \"x\"\n", "x.toml", &map, &error);
+    return ok ? std::string() : error;
+  };
+  CHECK(refused_top("match = 1\n") == "match is a list of tables ([[match]]): x.toml:1:9");
+  CHECK(refused("[match]\ncommand = \"x\"\n").find("match is a list of tables") == 0);
+  CHECK(refused("[[match]]\ncommand = 1\n") ==
+        "command in [[match]] must be a string or a list of strings: x.toml:4:11");
+  CHECK(refused("[[match]]\ncommand = [\"x\", 1]\n").find("must be a string or a list") !=
+        std::string::npos);
+  CHECK(refused("[[match]]\npython_modul = \"x.train\"\n") ==
+        "unknown key 'python_modul' in [[match]]: x.toml:4:16");
+  CHECK(refused("[[match]]\ntitle = \"x\"\n").find("a [[match]] names a command") == 0);
+  CHECK(refused("[[workload]]\nrole = \"train\"\nshares_process = \"yes\"\n") ==
+        "shares_process in [[workload]] must be true or false: x.toml:5:18");
+  CHECK(refused("[[workload]]\nrole = \"train\"\nunles = \"colocate\"\n")
+            .find("unknown key 'unles' in [[workload]]") == 0);
+  CHECK(refused_top("workload = \"train\"\n").find("workload is a list of tables") == 0);
+}
