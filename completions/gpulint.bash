@@ -15,7 +15,7 @@ _gpulint() {
       opts="$input --select --ignore --fail-on --statistics -q --quiet --color --fix --diff --exit-zero --no-inline-suppress --baseline --write-baseline --headroom"
       formats="text concise json jsonl sarif github rdjson rdjsonl gitlab markdown checkstyle junit" ;;
     estimate) opts="$input --set --role --model --framework" ;;
-    fix) opts="$input --maximize --fit --diff --write --follow-symlinks --unsafe-fixes --headroom --keep --pow2 --workload --set" ;;
+    fix) opts="$input --maximize --fit --diff --write --follow-symlinks --unsafe-fixes --headroom --keep --pow2 --workload --set -q --quiet" ;;
     parse) opts="$input" ;;
     explain) opts="--help --format" ;;
     rules) opts="--help --format --config" ;;

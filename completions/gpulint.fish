@@ -49,6 +49,7 @@ complete -c gpulint -n "__fish_seen_subcommand_from fix" -l follow-symlinks -d "
 complete -c gpulint -n "__fish_seen_subcommand_from fix" -l unsafe-fixes -d "also apply unsafe fixes"
 complete -c gpulint -n "__fish_seen_subcommand_from fix" -l keep -x -a "global-batch"
 complete -c gpulint -n "__fish_seen_subcommand_from fix" -l pow2 -d "only powers of two"
+complete -c gpulint -n "__fish_seen_subcommand_from fix" -s q -l quiet -d "the diff only"
 complete -c gpulint -n "__fish_seen_subcommand_from fix" -l workload -x -a "train serve rollout teacher reference reward critic eval"
 
 # models, models add

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 namespace gpulint {
@@ -112,6 +113,20 @@ std::string UnifiedDiff(const std::string& path, const std::string& before,
     k = end;
   }
   return out;
+}
+
+std::string DiffPath(const std::string& path, const std::string& cwd) {
+  namespace fs = std::filesystem;
+  if (cwd.empty()) return path;  // the working folder is not known: as typed
+  std::string folder = cwd;
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  const fs::path base = fs::path(folder).lexically_normal();
+  fs::path full = fs::path(path);
+  if (full.is_relative()) full = base / full;
+  full = full.lexically_normal();
+  const fs::path inside = full.lexically_relative(base);
+  if (!inside.empty() && *inside.begin() != ".." && inside != ".") return inside.string();
+  return full.string();
 }
 
 }  // namespace gpulint

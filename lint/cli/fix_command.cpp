@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -45,6 +46,13 @@ std::string WhereOf(const FileAnalysis& analysis, const Proposal& p) {
 
 double Round(double gib) { return std::round(gib * 1000) / 1000; }
 
+// The folder gpulint runs in, for the names in diffs; "" when it cannot be read.
+std::string CurrentDir() {
+  std::error_code ec;
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::string() : cwd.string();
+}
+
 nlohmann::ordered_json ToJson(const FileResult& file) {
   nlohmann::ordered_json proposals = nlohmann::ordered_json::array();
   for (const auto& [p, edits] : file.proposals) {
@@ -79,7 +87,7 @@ nlohmann::ordered_json ToJson(const FileResult& file) {
   }
   return {{"path", file.path},
           {"proposals", proposals},
-          {"diff", UnifiedDiff(file.path, file.before, file.after)}};
+          {"diff", UnifiedDiff(DiffPath(file.path, CurrentDir()), file.before, file.after)}};
 }
 
 // A pull-request comment: what changes, the estimates, and the diff.
@@ -101,7 +109,7 @@ std::string ToMarkdown(const std::vector<FileResult>& results) {
                          est::BytesToGib(p.total_before_bytes),
                          est::BytesToGib(p.total_after_bytes), est::BytesToGib(p.limit_bytes));
     }
-    std::string diff = UnifiedDiff(file.path, file.before, file.after);
+    std::string diff = UnifiedDiff(DiffPath(file.path, CurrentDir()), file.before, file.after);
     if (!diff.empty()) diffs += "```diff\n" + diff + "```\n";
   }
   return out + "\n" + diffs;
@@ -166,6 +174,11 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
 
   std::vector<std::unique_ptr<FileAnalysis>> analyses;
   std::vector<FileResult> results;
+  // Notes for people on stderr (what each fix does, what the tuner found); -q leaves them out.
+  auto note = [&](const std::string& text) {
+    if (!options.quiet) fmt::print(stderr, "{}", text);
+  };
+  int only_unsafe = 0;  // findings whose fixes all change how the job runs, left out
   std::set<std::string> roles_seen;  // for --workload: a role no file has is a typo
   for (size_t f = 0; f < files.size(); ++f) {
     const LoadedFile& file = files[f];
@@ -175,13 +188,17 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
     std::vector<Edit> edits;
     if (!tune) {
       result.analysis = linted[f].analysis.get();
-      for (const Finding& finding : linted[f].findings)
+      for (const Finding& finding : linted[f].findings) {
+        bool applied = false;
         for (const Fix& fix : finding.fixes)
           if (fix.safe || options.unsafe_fixes) {
             edits.insert(edits.end(), fix.edits.begin(), fix.edits.end());
-            fmt::print(stderr, "{}:{}: {}: {}\n", file.path, finding.span.line, finding.rule,
-                       fix.description);
+            note(fmt::format("{}:{}: {}: {}\n", file.path, finding.span.line, finding.rule,
+                             fix.description));
+            applied = true;
           }
+        if (!applied && !finding.fixes.empty()) ++only_unsafe;
+      }
     } else {
       auto analysis = std::make_unique<FileAnalysis>();
       if (!AnalyzeFile(workspace, file, overrides, analysis.get(), &error)) {
@@ -209,13 +226,13 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
         ProposalEdits proposal_edits = EditsFor(*analysis, workspace.maps(), p);
         std::string where = WhereOf(*analysis, p);
         if (p.changes.empty()) {
-          fmt::print(stderr, "{}: nothing to change: {}\n", where, p.note);
+          note(fmt::format("{}: nothing to change: {}\n", where, p.note));
         } else {
-          fmt::print(stderr, "{}: {}\n", where, p.summary);
+          note(fmt::format("{}: {}\n", where, p.summary));
           for (const std::string& alternative : p.alternatives)
-            fmt::print(stderr, "    also fits: {}\n", alternative);
+            note(fmt::format("    also fits: {}\n", alternative));
           for (const std::string& reason : proposal_edits.not_applied)
-            fmt::print(stderr, "    not changed: {}\n", reason);
+            note(fmt::format("    not changed: {}\n", reason));
           // A change set is written whole or not at all: half of it could make things worse.
           if (proposal_edits.complete())
             edits.insert(edits.end(), proposal_edits.edits.begin(), proposal_edits.edits.end());
@@ -231,6 +248,10 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
     }
     results.push_back(std::move(result));
   }
+
+  // As lint and estimate say them: keys of gpulint.toml that have no effect.
+  for (const std::string& warning : workspace.warnings())
+    note(fmt::format("gpulint: warning: {}\n", warning));
 
   if (tune && !options.workload.empty() && !roles_seen.count(options.workload)) {
     fmt::print(stderr,
@@ -255,11 +276,17 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
         fmt::print(stderr, "gpulint: error: {}\n", error);
         return kExitUsage;
       }
-      fmt::print(stderr, "fixed {}\n", result.path);
+      note(fmt::format("fixed {}\n", result.path));
     } else {
-      diffs += UnifiedDiff(result.path, result.before, result.after);
+      diffs += UnifiedDiff(DiffPath(result.path, CurrentDir()), result.before, result.after);
     }
   }
+  // As lint says it: fixes exist, but none was applied because each changes how the job runs.
+  if (only_unsafe > 0)
+    note(fmt::format("{} finding{} {} only unsafe fixes (they change how the job runs): "
+                     "`gpulint fix --unsafe-fixes` {} them.\n",
+                     only_unsafe, only_unsafe == 1 ? "" : "s", only_unsafe == 1 ? "has" : "have",
+                     options.write ? "applies" : "shows"));
   std::string rendered = options.format == "json"
                              ? nlohmann::ordered_json{{"version", kJsonFormatVersion},
                                                       {"files", json_files}}

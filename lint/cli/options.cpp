@@ -144,6 +144,7 @@ Parsed<FixOptions> ParseFixOptions(const std::vector<std::string>& args,
   app.add_flag("--pow2", o.pow2, "Only propose powers of two");
   app.add_option("--workload", o.workload, "Only the workload with this role");
   Repeatable(app.add_option("--set", o.set, "SETTING=VALUE: override a setting before searching"));
+  app.add_flag("-q,--quiet", o.quiet, "Print the diff only: no notes on what each fix does");
   Parsed<FixOptions> parsed = Run(app, args, std::move(o));
   if (parsed.options && diff && parsed.options->write) {
     std::cerr << "gpulint: error: --diff and --write exclude each other: gpulint fix\n";

@@ -52,6 +52,7 @@ struct FixOptions : InputOptions {
   bool pow2 = false;
   std::string workload;  ///< a role, to pick one workload
   std::vector<std::string> set;
+  bool quiet = false;  ///< -q: the diff (or "fixed" lines) only, no notes on stderr
 };
 
 struct ExplainOptions {

@@ -118,6 +118,14 @@ TEST_CASE("fix --unsafe-fixes applies fixes that change how the job runs", "[cli
   std::string path = dir.Write("train.sh", ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.sh")));
   auto safe_only = RunGpulint({"fix", "--isolated", path});
   CHECK(safe_only.exit_code == 0);  // GL102's fix lowers the batch: not safe
+  CHECK(safe_only.out.empty());
+  // fix says, as lint does, that there is a fix it left out, and how to see it.
+  CHECK(safe_only.err.find("1 finding has only unsafe fixes (they change how the job runs): "
+                           "`gpulint fix --unsafe-fixes` shows them.") != std::string::npos);
+  // -q: nothing on stderr (the diff, empty here, is all).
+  auto quiet = RunGpulint({"fix", "--isolated", "-q", path});
+  CHECK(quiet.exit_code == 0);
+  CHECK(quiet.err.empty());
   auto unsafe = RunGpulint({"fix", "--isolated", "--unsafe-fixes", "--write", path});
   CHECK(unsafe.exit_code == 1);
   CHECK(ReadWholeFile(path) == ReadWholeFile(SourcePath("fixtures/rules/GL102/bad.fixed.sh")));
@@ -154,4 +162,41 @@ TEST_CASE("fix on a YAML config edits its keys, names the file, and a second run
   auto second = RunGpulint({"fix", "--isolated", "--maximize", "batch", path});
   CHECK(second.exit_code == 0);
   CHECK(second.out.empty());
+}
+
+TEST_CASE("fix --diff names a file the way patch applies it from where gpulint ran",
+          "[cli][fix]") {
+  TempDir root;
+  root.Write("repo/jobs/train.sh", kSmallBatch);
+  root.Write("outside.sh", kSmallBatch);
+  const std::string repo = root.path() + "/repo";
+  // An absolute path inside the working folder: a/ b/ and relative, as git apply wants it.
+  auto inside = RunGpulint(
+      {"fix", "--isolated", "--maximize", "batch", repo + "/jobs/./train.sh"}, "", repo);
+  CHECK(inside.out.find("--- a/jobs/train.sh\n+++ b/jobs/train.sh\n") == 0);
+  // Outside it: absolute, for patch -p0 (a/../outside.sh would name repo/outside.sh).
+  auto outside =
+      RunGpulint({"fix", "--isolated", "--maximize", "batch", "../outside.sh"}, "", repo);
+  const std::string name = root.path() + "/outside.sh";
+  CHECK(outside.out.find("--- " + name + "\n+++ " + name + "\n") == 0);
+  root.Write("fix.patch", outside.out);
+  auto patch = RunProcess("patch", {"-p0", "-i", root.path() + "/fix.patch"}, "", "/");
+  INFO(patch.err);
+  if (patch.exit_code != 127) {  // patch(1) is not on every machine
+    CHECK(patch.exit_code == 0);
+    CHECK(ReadWholeFile(name).find("--per_device_train_batch_size 16") != std::string::npos);
+  }
+}
+
+TEST_CASE("fix says which keys of gpulint.toml have no effect, as lint does", "[cli][fix]") {
+  TempDir dir;
+  dir.Write("gpulint.toml", "gpu = \"H100-80GB\"\nheadroom_gib = 2\n");
+  dir.Write("train.sh", kSmallBatch);
+  auto fix = RunGpulint({"fix", "train.sh"}, "", dir.path());
+  CHECK(fix.err.find("gpulint: warning: unknown key 'headroom_gib' has no effect") !=
+        std::string::npos);
+  auto lint = RunGpulint({"lint", "train.sh"}, "", dir.path());
+  CHECK(lint.err.find("gpulint: warning: unknown key 'headroom_gib' has no effect") !=
+        std::string::npos);
+  CHECK(RunGpulint({"fix", "-q", "train.sh"}, "", dir.path()).err.empty());
 }

@@ -43,3 +43,19 @@ TEST_CASE("git apply accepts the diff and produces the new text", "[tuner][diff]
   REQUIRE(apply.exit_code == 0);
   CHECK(ReadWholeFile(dir.path() + "/jobs/run.sh") == after);
 }
+
+TEST_CASE("a diff names a file inside the working folder relatively, one outside absolutely",
+          "[tuner][diff]") {
+  // Inside: git apply and patch -p1 take a/x.sh whatever way the path was typed.
+  CHECK(DiffPath("x.sh", "/w/repo") == "x.sh");
+  CHECK(DiffPath("./jobs/../x.sh", "/w/repo") == "x.sh");
+  CHECK(DiffPath("/w/repo/jobs/x.sh", "/w/repo") == "jobs/x.sh");
+  CHECK(DiffPath("/w/repo/jobs/x.sh", "/w/repo/") == "jobs/x.sh");
+  // Outside: a/../x.sh would patch repo/x.sh under patch -p1, and git apply refuses it.
+  CHECK(DiffPath("../x.sh", "/w/repo") == "/w/x.sh");
+  CHECK(DiffPath("/w/repository/x.sh", "/w/repo") == "/w/repository/x.sh");
+  CHECK(UnifiedDiff(DiffPath("../x.sh", "/w/repo"), "a\n", "b\n") ==
+        "--- /w/x.sh\n+++ /w/x.sh\n@@ -1,1 +1,1 @@\n-a\n+b\n");
+  // The working folder unknown: as typed.
+  CHECK(DiffPath("../x.sh", "") == "../x.sh");
+}
