@@ -11,6 +11,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/config/project_config.h"
+#include "lint/report/json_version.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -66,7 +67,11 @@ int RunModelsCommand(const Args& args) {
                                  ? nlohmann::ordered_json(params.TextActive(entry->arch))
                                  : nlohmann::ordered_json(nullptr);
       row["weights_bf16_gib"] = bf16_gib;
-      row["max_position_embeddings"] = entry->arch.max_position_embeddings;
+      // 0: the catalog's source did not record it.
+      row["max_position_embeddings"] =
+          entry->arch.max_position_embeddings > 0
+              ? nlohmann::ordered_json(entry->arch.max_position_embeddings)
+              : nlohmann::ordered_json(nullptr);
       row["confidence"] = entry->confidence;
       row["origin"] = entry->origin;
       list.push_back(row);
@@ -75,10 +80,13 @@ int RunModelsCommand(const Args& args) {
     fmt::print("{:<48} {:<18} {:>9} {:>9} {:>9.1f} {:>8}  {}\n", id, entry->arch.model_type,
                Billions(total),
                entry->arch.is_moe() ? Billions(params.TextActive(entry->arch)) : "-", bf16_gib,
-               entry->arch.max_position_embeddings, entry->confidence);
+               entry->arch.max_position_embeddings > 0
+                   ? std::to_string(entry->arch.max_position_embeddings)
+                   : "?",
+               entry->confidence);
   }
   if (options.format == "json")
-    fmt::print("{}\n", nlohmann::ordered_json{{"models", list}}.dump(
+    fmt::print("{}\n", nlohmann::ordered_json{{"version", kJsonFormatVersion}, {"models", list}}.dump(
                            2, ' ', false, nlohmann::json::error_handler_t::replace));
   return kExitClean;
 }
@@ -118,7 +126,7 @@ int RunGpusCommand(const Args& args) {
                spec.bf16_tflops > 0 ? fmt::format("{:.0f}", spec.bf16_tflops) : "-");
   }
   if (options.format == "json")
-    fmt::print("{}\n", nlohmann::ordered_json{{"gpus", list}}.dump(
+    fmt::print("{}\n", nlohmann::ordered_json{{"version", kJsonFormatVersion}, {"gpus", list}}.dump(
                            2, ' ', false, nlohmann::json::error_handler_t::replace));
   return kExitClean;
 }

@@ -7,6 +7,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/config/project_config.h"
+#include "lint/report/json_version.h"
 #include "lint/rules/rule_set.h"
 #include "lint/util/suggest.h"
 
@@ -55,6 +56,7 @@ int RunExplainCommand(const Args& args) {
   }
   if (parsed.options->format == "json") {
     nlohmann::ordered_json j;
+    j["version"] = kJsonFormatVersion;
     j["id"] = rule->id;
     j["name"] = rule->name;
     j["severity"] = SeverityName(rule->severity);
@@ -90,7 +92,7 @@ int RunRulesCommand(const Args& args) {
                       {"category", rule->category},
                       {"fix", !rule->fix_objective.empty() || !rule->fix_set.empty()},
                       {"url", RuleUrl(*rule)}});
-    fmt::print("{}\n", nlohmann::ordered_json{{"rules", list}}.dump(
+    fmt::print("{}\n", nlohmann::ordered_json{{"version", kJsonFormatVersion}, {"rules", list}}.dump(
                            2, ' ', false, nlohmann::json::error_handler_t::replace));
     return kExitClean;
   }

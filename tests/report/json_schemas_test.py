@@ -26,6 +26,15 @@ OUTPUTS = [
 ]
 
 
+# the catalogs and rule listings: command line, schema
+LISTINGS = [
+    (["models", "--format", "json"], "models"),
+    (["gpus", "--format", "json"], "gpus"),
+    (["rules", "--format", "json"], "rules"),
+    (["explain", "GL101", "--format", "json"], "explain"),
+]
+
+
 def output_of(command, extra):
     run = subprocess.run([GPULINT, command, "--isolated", "--format", "json", *extra, "fixtures"],
                          capture_output=True, text=True, check=False)
@@ -51,6 +60,21 @@ class JsonSchemas(unittest.TestCase):
                 errors = [f"{e.json_path}: {e.message[:200]}"
                           for e in validator(schema).iter_errors(document)]
                 self.assertEqual(errors, [])
+
+    def test_every_listing_matches_its_schema(self):
+        for args, schema in LISTINGS:
+            with self.subTest(command=args[0]):
+                run = subprocess.run([GPULINT, *args], capture_output=True, text=True, check=True)
+                document = json.loads(run.stdout)
+                self.assertEqual(document["version"], 1)
+                errors = [f"{e.json_path}: {e.message[:200]}"
+                          for e in validator(schema).iter_errors(document)]
+                self.assertEqual(errors, [])
+                if schema != "explain":
+                    self.assertGreater(len(document[schema]), 20)
+                broken = copy.deepcopy(document)
+                broken["undocumented"] = True
+                self.assertFalse(validator(schema).is_valid(broken))
 
     def test_the_outputs_hold_what_the_schemas_describe(self):
         # A schema checked only against empty lists proves nothing: the fixtures give findings
