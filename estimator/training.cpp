@@ -43,7 +43,10 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const ModelArch& m = *in.arch;
   Breakdown b;
   const ParamBreakdown params = CountParams(m);
-  const ParamShare share = ShareOfGpu(m, params, in.tp, in.pp, in.ep);
+  ParamShare share = ShareOfGpu(m, params, in.tp, in.pp, in.ep);
+  // A value head holds hidden_size weights (the score layer, one output) where the output
+  // projection held vocab x hidden; a head tied to the embedding held none of its own.
+  if (in.value_head && share.lm_head > 0) share.lm_head = static_cast<double>(m.hidden_size);
   const double n = std::max(in.shard_group, 1);
   const double c = ComputeBytes(in.precision);
   const bool lora = in.lora_rank > 0;
@@ -179,7 +182,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   act.autocast = in.style == TrainerStyle::kPlain && HasMasterCopy(in.precision) && !frozen_base &&
                  in.sharding != Sharding::kParameters && !in.offload_params;
   ActivationEstimate activation = EstimateActivations(m, act);
-  const double vocab_per_rank = static_cast<double>(m.vocab_size) / std::max(in.tp, 1);
+  // A value head's output is one number per token, not the vocabulary's logits.
+  const double vocab_per_rank =
+      in.value_head ? 1.0 : static_cast<double>(m.vocab_size) / std::max(in.tp, 1);
   // HF's loss (transformers' ForCausalLMLoss) upcasts the 16-bit logits to fp32 and takes
   // log_softmax, another fp32 tensor: c + 8 bytes per logit in forward, while the model still
   // holds its 16-bit logits. The backward of the log-softmax then holds its saved output, the

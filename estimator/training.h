@@ -89,6 +89,10 @@ struct TrainingInput {
   /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
   bool quantized_base_keeps_inputs = false;
   bool forward_only = false;         ///< a frozen reference / reward model scoring batches
+  /// A value or reward model (an RL critic, a reward model): a head of one output per token
+  /// (transformers' *ForTokenClassification with num_labels=1, OpenRLHF's value_head) in place
+  /// of the output projection, so no vocabulary-sized weights or logits.
+  bool value_head = false;
   /// PyTorch's allocator runs with expandable segments: the high end takes the typical slack
   /// (estimator/overhead.h, ExpandableReserved).
   bool expandable_segments = false;

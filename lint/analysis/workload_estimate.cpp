@@ -252,6 +252,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // Data-parallel ranks: the GPUs over tensor, pipeline and context parallelism.
   const int dp = std::max(in.gpus / std::max(in.tp * in.pp * in.cp, 1), 1);
   if (w.role == "reference" || w.role == "reward") in.forward_only = true;
+  // An RL critic and a reward model are value models: one output per token, no vocabulary.
+  in.value_head = w.role == "critic" || w.role == "reward";
   const bool rl = w.Find("max_response_len") || w.Find("rollout_batch") || w.Find("n_samples");
   // Sequence: a fixed length, or an RL prompt + response, or a dynamic token budget.
   if (auto seq = s.Number("max_seq_len")) {

@@ -895,18 +895,31 @@ class CommandReader::Impl {
       specs.push_back(train);
     }
     // `unless`: a workload that vanishes when one of these bool settings is true (slime
-    // --colocate), or has the value named ("ref_model=false").
-    auto is_true = [&](const std::string& when) {
+    // --colocate), or has the value named ("ref_model=false"). A setting the command leaves
+    // out has the map's unconditional default for the role, if any (verl's critic exists under
+    // the default advantage estimator, GAE); else it is false.
+    auto holds = [&](const std::string& when, const std::string& role) {
       size_t eq = when.find('=');
       const std::string name = when.substr(0, eq);
+      auto test = [&](const std::string& text, bool is_bool) {
+        if (eq != std::string::npos) return text == when.substr(eq + 1);
+        return is_bool && text == "true";
+      };
       for (const Pending& p : pending) {
         if (p.setting.name != name) continue;
-        if (eq != std::string::npos) return p.setting.value.ToString() == when.substr(eq + 1);
-        if (p.setting.value.is_bool()) return p.setting.value.boolean;
+        return test(p.setting.value.ToString(), p.setting.value.is_bool());
+      }
+      for (const DefaultSpec& d : map.defaults) {
+        if (d.setting != name || d.none || !d.when.empty() || !d.variants.empty()) continue;
+        if (!d.workloads.empty() &&
+            std::find(d.workloads.begin(), d.workloads.end(), role) == d.workloads.end())
+          continue;
+        return test(d.value, d.value == "true" || d.value == "false");
       }
       return false;
     };
     for (const WorkloadSpec& spec : specs) {
+      auto is_true = [&](const std::string& when) { return holds(when, spec.role); };
       if (std::any_of(spec.unless.begin(), spec.unless.end(), is_true)) continue;
       if (!spec.when.empty() &&
           std::none_of(spec.when.begin(), spec.when.end(), is_true))

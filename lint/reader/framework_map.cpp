@@ -328,6 +328,13 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
             variant.gpu_min_gib = (*v)["gpu_min_gib"].value_or(0.0);
             variant.gpu_not = TomlStrings(v->get("gpu_not"));
             variant.entry = (*v)["entry"].value_or(std::string());
+            variant.role = (*v)["workload"].value_or(std::string());
+            variant.when = (*v)["when"].value_or(std::string());
+            if (std::string why; !ValidCondition(variant.when, &why)) {
+              *error = fmt::format("default {}: variant condition '{}' {}: {}", spec.setting,
+                                   variant.when, why, where);
+              return false;
+            }
             spec.variants.push_back(std::move(variant));
           }
         }

@@ -96,6 +96,8 @@ struct DefaultVariant {
   double gpu_min_gib = 0;                  ///< holds on GPUs with at least this much memory
   std::vector<std::string> gpu_not;        ///< ... whose name contains none of these
   std::string entry;                       ///< "python" (a Python call) or "" (any)
+  std::string role;                        ///< holds for this workload only ("" for any)
+  std::string when;                        ///< ... and when this condition holds ("" always)
 };
 
 struct DefaultSpec {

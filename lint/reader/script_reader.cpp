@@ -78,10 +78,13 @@ bool ValidUtf8(const std::string& text, size_t* bad_offset) {
 }
 
 std::string ChooseDefault(const DefaultSpec& spec, const std::optional<GpuFacts>& gpu,
-                          const std::string& entry, bool* gpu_dependent) {
+                          const std::string& entry, const Workload& workload,
+                          bool* gpu_dependent) {
   *gpu_dependent = false;
   for (const DefaultVariant& variant : spec.variants) {
     if (!variant.entry.empty() && variant.entry != entry) continue;
+    if (!variant.role.empty() && variant.role != workload.role) continue;
+    if (!ConditionHolds(variant.when, workload)) continue;
     if (variant.gpu_min_gib > 0 || !variant.gpu_not.empty()) {
       *gpu_dependent = true;
       if (!gpu) continue;
@@ -110,7 +113,7 @@ void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
       continue;
     if (!ConditionHolds(spec.when, *workload)) continue;
     bool gpu_dependent = false;
-    std::string value = ChooseDefault(spec, gpu, entry, &gpu_dependent);
+    std::string value = ChooseDefault(spec, gpu, entry, *workload, &gpu_dependent);
     Setting setting;
     setting.name = spec.setting;
     setting.value = TypedValue(spec.setting, value);

@@ -207,6 +207,28 @@ TEST_CASE("plain mixed precision: fp32 weights, fp32 grads, two fp32 moments",
   CHECK(b.gradients == 0);
 }
 
+TEST_CASE("a value model has a one-output head and no vocabulary logits",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  const Breakdown lm = EstimateTraining(in);
+  in.value_head = true;
+  const Breakdown value = EstimateTraining(in);
+  // The untied head's 10 x 4 = 40 weights become a score layer of 4: 388 - 40 + 4 = 352.
+  CHECK(value.weights == 4 * 352);
+  CHECK(value.optimizer == 8 * 352);
+  // One output per token where there were 10: at most 12 bytes x 16 tokens, against 1920.
+  CHECK(lm.logits == 1920);
+  CHECK(value.logits <= 12 * 16);
+  CHECK(value.torch_allocated < lm.torch_allocated);
+  // A head tied to the embedding holds no weights of its own either way.
+  m.tied_embeddings = true;
+  in.value_head = false;
+  const Breakdown tied = EstimateTraining(in);
+  in.value_head = true;
+  CHECK(EstimateTraining(in).weights == tied.weights);
+}
+
 TEST_CASE("one layer's backward holds its widest block's gradients", "[estimator][activations]") {
   ModelArch m = Tiny();
   ActivationInput in;

@@ -1,0 +1,117 @@
+// rules/frameworks/verl.toml: verl's PPO trainer (verl.trainer.main_ppo) runs the actor, the
+// rollout engine and, under GAE, a critic on the same GPUs, the critic in the actor's processes.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "lint/analysis/workload_estimate.h"
+#include "tests/support/analysis_helpers.h"
+#include "tests/support/reader_helpers.h"
+
+namespace {
+
+// "role" for every workload, in order.
+std::string Roles(const gpulint::ReadResult& read) {
+  std::string out;
+  for (const gpulint::Workload& w : read.config.workloads) out += w.role + " ";
+  return out;
+}
+
+const gpulint::Workload* WithRole(const gpulint::ReadResult& read, const std::string& role) {
+  for (const gpulint::Workload& w : read.config.workloads)
+    if (w.role == role) return &w;
+  return nullptr;
+}
+
+std::string Text(const gpulint::Workload& w, const char* setting) {
+  const gpulint::Setting* s = w.Find(setting);
+  return s ? s->value.ToString() : "?";
+}
+
+const std::string kPpo =
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=256 data.max_prompt_length=512 "
+    "data.max_response_length=512 actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+    "actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.rollout.name=vllm "
+    "critic.model.path=Qwen/Qwen2.5-1.5B-Instruct critic.ppo_micro_batch_size_per_gpu=2 "
+    "trainer.n_gpus_per_node=4 trainer.nnodes=1";
+
+}  // namespace
+
+TEST_CASE("verl trains a critic under GAE, its default estimator, and not under GRPO",
+          "[frameworks]") {
+  gpulint::SourceMap sources;
+  // verl/trainer/ppo/utils.py:86-91 need_critic: critic.enable decides where set, else GAE.
+  auto gae = gpulint::testing::ReadText(kPpo + "\n", &sources);
+  CHECK(Roles(gae) == "train rollout critic ");
+  auto grpo = gpulint::testing::ReadText(kPpo + " algorithm.adv_estimator=grpo\n", &sources);
+  CHECK(Roles(grpo) == "train rollout ");
+  auto enabled = gpulint::testing::ReadText(
+      kPpo + " algorithm.adv_estimator=grpo critic.enable=True\n", &sources);
+  CHECK(Roles(enabled) == "train rollout critic ");
+  auto disabled = gpulint::testing::ReadText(
+      kPpo + " algorithm.adv_estimator=gae critic.enable=False\n", &sources);
+  CHECK(Roles(disabled) == "train rollout ");
+
+  const gpulint::Workload* critic = WithRole(gae, "critic");
+  REQUIRE(critic);
+  CHECK(critic->shares_process_gpus);
+  CHECK(critic->gpus == 4);
+  CHECK(Text(*critic, "model") == "Qwen/Qwen2.5-1.5B-Instruct");
+  CHECK(Text(*critic, "micro_batch") == "2");
+  // The critic's mini-batch is the actor's unless critic.ppo_mini_batch_size says otherwise,
+  // wherever either stands on the command line.
+  CHECK(Text(*critic, "ppo_mini_batch") == "64");
+  for (const std::string& order :
+       {std::string(" critic.ppo_mini_batch_size=32"),
+        std::string(" critic.ppo_mini_batch_size=32 actor_rollout_ref.actor.ppo_mini_batch_size=64")}) {
+    auto own = gpulint::testing::ReadText(kPpo + order + "\n", &sources);
+    REQUIRE(WithRole(own, "critic"));
+    CHECK(Text(*WithRole(own, "critic"), "ppo_mini_batch") == "32");
+    CHECK(Text(*WithRole(own, "train"), "ppo_mini_batch") == "64");
+  }
+}
+
+TEST_CASE("verl's critic: its own token budget, and its memory held beside the actor's",
+          "[frameworks]") {
+  // Dynamic batching follows the actor's switch; the token budgets differ by default
+  // (actor/actor.yaml:33 16384, critic/critic.yaml:65 32768).
+  auto analyzed =
+      gpulint::testing::AnalyzeText("# gpulint: gpu=H100-80GB\n" + kPpo +
+                                    " actor_rollout_ref.actor.use_dynamic_bsz=True\n");
+  const auto& analysis = analyzed->analysis;
+  const auto& config = analysis.read.config;
+  const gpulint::Workload* actor = nullptr;
+  const gpulint::Workload* critic = nullptr;
+  for (const gpulint::Workload& w : config.workloads) {
+    if (w.role == "train") actor = &w;
+    if (w.role == "critic") critic = &w;
+  }
+  REQUIRE(actor);
+  REQUIRE(critic);
+  CHECK(Text(*actor, "dynamic_batch") == "true");
+  CHECK(Text(*critic, "dynamic_batch") == "true");
+  CHECK(Text(*actor, "max_tokens_per_gpu") == "16384");
+  CHECK(Text(*critic, "max_tokens_per_gpu") == "32768");
+  // The critic is a 1.5B value model in fp32 under FSDP over 4 GPUs: fp32 gradients and
+  // Adam's two moments, 4 and 8 bytes a parameter / 4, with no vocabulary head (Qwen2.5-1.5B
+  // ties its head to the embedding, so the count is the model's 1.54e9); the weights add the
+  // layers FSDP gathers. All of it stays through generation (no critic offload by default).
+  const auto& estimate = analysis.estimates[gpulint::testing::WorkloadWithRole(analysis, "critic")];
+  REQUIRE(estimate.breakdown);
+  CHECK(estimate.breakdown->gradients == Approx(1.54e9 * 4 / 4).epsilon(0.02));
+  CHECK(estimate.breakdown->optimizer == Approx(1.54e9 * 8 / 4).epsilon(0.02));
+  CHECK(estimate.breakdown->weights > 1.54e9 * 4 / 4);
+  CHECK(estimate.persistent_bytes == Approx(estimate.breakdown->weights +
+                                            estimate.breakdown->gradients +
+                                            estimate.breakdown->optimizer));
+  CHECK(estimate.breakdown->logits < 1e6);  // one value per token
+  // Without the critic the GPUs hold less: it stays on the GPU through generation.
+  auto grpo = gpulint::testing::AnalyzeText("# gpulint: gpu=H100-80GB\n" + kPpo +
+                                            " actor_rollout_ref.actor.use_dynamic_bsz=True "
+                                            "algorithm.adv_estimator=grpo\n");
+  REQUIRE(!analysis.devices.empty());
+  REQUIRE(!grpo->analysis.devices.empty());
+  CHECK(analysis.devices[0].bytes - grpo->analysis.devices[0].bytes >=
+        0.9 * estimate.persistent_bytes);
+}
