@@ -10,6 +10,7 @@
 #include "lint/core/setting_types.h"
 #include "lint/reader/allocator_conf.h"
 #include "lint/reader/config_file.h"
+#include "lint/reader/map_condition.h"
 #include "lint/reader/parse_cache.h"
 #include "lint/reader/python_binding.h"
 #include "lint/reader/setting_builder.h"
@@ -899,6 +900,24 @@ class CommandReader::Impl {
     // out has the map's unconditional default for the role, if any (verl's critic exists under
     // the default advantage estimator, GAE); else it is false.
     auto holds = [&](const std::string& when, const std::string& role) {
+      // The map-condition forms ("lora_rank>0", "a & b", "!x", "x!=y") on what the command
+      // sets, then the map's unconditional defaults for the role.
+      if (when.find_first_of("><!&") != std::string::npos) {
+        Workload probe;
+        probe.role = role;
+        for (const Pending& p : pending) probe.settings[p.setting.name] = p.setting;
+        for (const DefaultSpec& d : map.defaults) {
+          if (d.none || !d.when.empty() || !d.variants.empty() || probe.Find(d.setting)) continue;
+          if (!d.workloads.empty() &&
+              std::find(d.workloads.begin(), d.workloads.end(), role) == d.workloads.end())
+            continue;
+          Setting setting;
+          setting.name = d.setting;
+          setting.value = TypedValue(d.setting, d.value);
+          probe.settings[d.setting] = setting;
+        }
+        return ConditionHolds(when, probe);
+      }
       size_t eq = when.find('=');
       const std::string name = when.substr(0, eq);
       auto test = [&](const std::string& text, bool is_bool) {

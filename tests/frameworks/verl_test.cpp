@@ -115,3 +115,47 @@ TEST_CASE("verl's critic: its own token budget, and its memory held beside the a
   CHECK(analysis.devices[0].bytes - grpo->analysis.devices[0].bytes >=
         0.9 * estimate.persistent_bytes);
 }
+
+TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under LoRA",
+          "[frameworks]") {
+  gpulint::SourceMap sources;
+  const std::string grpo = kPpo + " algorithm.adv_estimator=grpo";
+  // verl/trainer/ppo/utils.py need_reference_policy: use_kl_in_reward or actor.use_kl_loss.
+  CHECK(Roles(gpulint::testing::ReadText(grpo + "\n", &sources)) == "train rollout ");
+  auto kl = gpulint::testing::ReadText(grpo + " actor_rollout_ref.actor.use_kl_loss=True\n",
+                                       &sources);
+  CHECK(Roles(kl) == "train rollout reference ");
+  CHECK(Roles(gpulint::testing::ReadText(grpo + " algorithm.use_kl_in_reward=True\n", &sources)) ==
+        "train rollout reference ");
+  // Under LoRA the actor without its adapter is the reference (fsdp_workers.py:1042-1045).
+  CHECK(Roles(gpulint::testing::ReadText(
+            grpo + " actor_rollout_ref.actor.use_kl_loss=True actor_rollout_ref.model.lora_rank=32\n",
+            &sources)) == "train rollout ");
+  CHECK(Roles(gpulint::testing::ReadText(
+            grpo + " actor_rollout_ref.actor.use_kl_loss=True actor_rollout_ref.model.lora_rank=0\n",
+            &sources)) == "train rollout reference ");
+  // FSDP: verl always CPU-offloads the reference (fsdp_workers.py:524-526), in bf16.
+  const gpulint::Workload* ref = WithRole(kl, "reference");
+  REQUIRE(ref);
+  CHECK(ref->shares_process_gpus);
+  CHECK(Text(*ref, "model") == "Qwen/Qwen2.5-0.5B-Instruct");
+  CHECK(Text(*ref, "offload") == "ref.param");
+  CHECK(Text(*ref, "dtype") == "bf16");
+  // Megatron: the reference's parallelism is the actor's unless ref.megatron.* sets its own.
+  const std::string megatron =
+      "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer "
+      "algorithm.adv_estimator=grpo actor_rollout_ref.actor.use_kl_loss=True "
+      "actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+      "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4 "
+      "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size=2";
+  auto same = gpulint::testing::ReadText(megatron + "\n", &sources);
+  REQUIRE(WithRole(same, "reference"));
+  CHECK(Text(*WithRole(same, "reference"), "tp") == "4");
+  CHECK(Text(*WithRole(same, "reference"), "pp") == "2");
+  CHECK(Text(*WithRole(same, "reference"), "offload") == "?");  // held on the GPU
+  auto own = gpulint::testing::ReadText(
+      megatron + " actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2\n", &sources);
+  REQUIRE(WithRole(own, "reference"));
+  CHECK(Text(*WithRole(own, "reference"), "tp") == "2");
+  CHECK(Text(*WithRole(own, "train"), "tp") == "4");
+}
