@@ -15,6 +15,7 @@
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
 #include "lint/cli/terminal_width.h"
+#include "lint/core/baseline.h"
 #include "lint/core/fingerprint.h"
 #include "lint/report/reporter.h"
 #include "lint/rules/linter.h"
@@ -34,14 +35,7 @@ bool ReadBaseline(const std::string& path, std::set<std::string>* keys, std::str
     *error = fmt::format("baseline {} {}", path, ReadStatusText(status));
     return false;
   }
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_discarded() || !json.contains("findings")) {
-    *error = fmt::format("baseline is not a gpulint baseline (JSON with \"findings\"): {}", path);
-    return false;
-  }
-  for (const auto& entry : json["findings"])
-    keys->insert(entry.value("path", "") + "|" + entry.value("fingerprint", ""));
-  return true;
+  return ParseBaseline(text, path, keys, error);
 }
 
 }  // namespace
