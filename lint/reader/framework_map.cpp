@@ -118,6 +118,7 @@ bool ReadFlagSpec(const toml::node& node, const std::string& where, FlagSpec* sp
   spec->scale = (*table)["scale"].value_or(1.0);
   spec->no_limit = TomlStrings(table->get("no_limit"));
   spec->weak = (*table)["weak"].value_or(false);
+  spec->unused = (*table)["unused"].value_or(false);
   *aliases = TomlStrings(table->get("aliases"));
   if (spec->setting.empty() && spec->config_map.empty() && spec->further_model_role.empty() &&
       spec->unmodelled.empty() && spec->unmodelled_values.empty()) {

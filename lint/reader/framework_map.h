@@ -25,6 +25,9 @@ struct FlagSpec {
   std::string config_map;                  ///< the value is a config file read with this map
   std::string further_model_role;          ///< the value names a further model with this role
   bool list = false;                       ///< the value is a list (comma separated)
+  /// Read past, never used: no estimate or rule reads it (a launcher's --master-addr, ray's
+  /// --runtime-env-json), so a value gpulint cannot know is no finding.
+  bool unused = false;
   /// The value is a list whose members `values` looks up: the first member it names decides
   /// (axolotl's `plugins: [..CutCrossEntropyPlugin, ..LigerPlugin]`); none named, "*" or nothing.
   bool members = false;

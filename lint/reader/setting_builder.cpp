@@ -82,7 +82,7 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
     setting.value = Value();
     setting.editable = false;
     setting.not_editable_reason = value->UnknownReason();
-    built.unresolved = Unresolved{spec.setting, value->UnknownReason(), setting.span};
+    if (!spec.unused) built.unresolved = Unresolved{spec.setting, value->UnknownReason(), setting.span};
     if (setting.not_editable_reason.find("differently in the branches") != std::string::npos)
       setting.ambiguous = true;
     return built;

@@ -480,3 +480,18 @@ TEST_CASE("PYTORCH_CUDA_ALLOC_CONF's expandable segments reach every workload of
   CHECK(expandable->value.boolean);
   CHECK(expandable->via == "PYTORCH_ALLOC_CONF");
 }
+
+TEST_CASE("a launcher's values no estimate or rule reads are no unknowns", "[reader]") {
+  gpulint::SourceMap sources;
+  // ray's --runtime-env-json built by a command substitution and torchrun's rendezvous address
+  // from the environment were GL005 'not known; rules that need it are skipped': none does.
+  ReadResult read = gpulint::testing::ReadText(
+      "ray job submit --address=\"http://$HEAD:8265\" --runtime-env-json=\"$(cat env.json)\" -- "
+      "torchrun --nproc_per_node 8 --master_addr $MASTER_ADDR --master_port $PORT train.py "
+      "--model_name_or_path Qwen/Qwen3-8B --per_device_train_batch_size $BATCH\n",
+      &sources);
+  std::string names;
+  for (const gpulint::Unresolved& u : read.config.unresolved) names += u.name + " ";
+  // What a rule needs and the script leaves open is still said.
+  CHECK(names == "micro_batch ");
+}
