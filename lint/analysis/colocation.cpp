@@ -12,6 +12,7 @@ namespace {
 
 struct ProcessOnDevice {
   double bytes = 0;
+  double held = 0;  // without any step's transient tensors
   int live_workloads = 0;
 };
 
@@ -80,19 +81,28 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
       const Workload& w = config.workloads[static_cast<size_t>(index)];
       if (auto offload = w.Bool("offload_train")) offloaded = offloaded || *offload;
     }
-    double rollout_phase = phase_rollout + (colocated && !offloaded ? persistent : 0);
+    // What the engine's process holds beside it while it generates: the trainer's state and
+    // the held state of the models in its process (a critic, a reference).
+    const double beside_engine = (colocated && !offloaded ? persistent : 0) + shared_held;
+    double rollout_phase = phase_rollout + beside_engine;
+    // An engine whose pool shrinks to what the device leaves sizes it around all of that.
     if (colocated && !offloaded && pool_fits_device && engine_floor > 0)
-      rollout_phase = std::max(phase_rollout, persistent + engine_floor);
-    double turns = std::max(engine_held ? phase_train + phase_rollout : phase_train, rollout_phase);
+      rollout_phase = std::max(phase_rollout, beside_engine + engine_floor);
+    double turns = std::max(
+        (engine_held ? phase_train + phase_rollout : phase_train) + shared_held, rollout_phase);
     if (shared_transient > 0)
-      turns = std::max(turns, train_context + persistent + shared_transient);
-    p.bytes += shared_held + turns;
+      turns = std::max(turns, train_context + persistent + shared_held + shared_transient);
+    p.bytes += turns;
+    // The same without a step's transients: the engine's phase with the held state beside it,
+    // or the held state alone.
+    p.held = colocated ? rollout_phase : shared_held + persistent;
     if (colocated && phase_train > 0) p.live_workloads = std::max(p.live_workloads, 2);
     per_process[process] = p;
   }
   // Processes that run at the same time add up; the device's peak is the worst such set.
   for (const auto& [process, p] : per_process) {
     double bytes = p.bytes;
+    double held = p.held;
     int live = p.live_workloads;
     std::vector<int> together = processes.at(process);
     const Workload* first = nullptr;
@@ -102,11 +112,13 @@ DeviceLoad LoadAt(const RunConfig& config, const std::vector<WorkloadEstimate>& 
         auto it = per_process.find(other);
         if (it == per_process.end()) continue;
         bytes += it->second.bytes;
+        held += it->second.held;
         live += it->second.live_workloads;
         const std::vector<int>& others = processes.at(other);
         together.insert(together.end(), others.begin(), others.end());
       }
     }
+    load.held_bytes = std::max(load.held_bytes, held);
     if (bytes > load.bytes) {
       load.bytes = bytes;
       std::sort(together.begin(), together.end());
@@ -130,8 +142,12 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
   std::vector<DeviceLoad> loads;
   for (const auto& [device, processes] : by_device) {
     DeviceLoad load = LoadAt(config, estimates, device, processes, Level::kTypical);
-    load.low_bytes = LoadAt(config, estimates, device, processes, Level::kLow).bytes;
-    load.high_bytes = LoadAt(config, estimates, device, processes, Level::kHigh).bytes;
+    const DeviceLoad low = LoadAt(config, estimates, device, processes, Level::kLow);
+    load.low_bytes = low.bytes;
+    load.held_low_bytes = low.held_bytes;
+    const DeviceLoad high = LoadAt(config, estimates, device, processes, Level::kHigh);
+    load.high_bytes = high.bytes;
+    load.held_high_bytes = high.held_bytes;
     loads.push_back(std::move(load));
   }
   return loads;

@@ -15,6 +15,12 @@ struct DeviceLoad {
   double bytes = 0;             ///< the peak of everything live on it at once
   double low_bytes = 0;         ///< the same from the low ends of the workloads' ranges
   double high_bytes = 0;        ///< ... and from their high ends
+  /// What stays on it whatever the data: the held state of the workloads (weights, gradients,
+  /// optimizer states) and a colocated engine's budget, at their low ends, without any step's
+  /// activations. A floor that holds where a sequence length is left to the data.
+  double held_low_bytes = 0;
+  double held_high_bytes = 0;   ///< ... at their high ends
+  double held_bytes = 0;        ///< the same at the typical estimates (internal to LoadAt)
   std::vector<int> workloads;   ///< indices into RunConfig::workloads that use it
   std::vector<int> peak_workloads;  ///< those live together at the peak (sorted)
   bool shared = false;          ///< more than one workload is live on it at the same time

@@ -478,9 +478,18 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
       return Gib(largest);
     }
     bool guessed = false;  // a workload's estimate stands on a value the script leaves unknown
+    bool data_only = true;   // ... and each such value is a length the data decides
     for (int index : live)
-      guessed = guessed || !analysis.estimates[static_cast<size_t>(index)].unknown_inputs.empty();
+      for (const std::string& input : analysis.estimates[static_cast<size_t>(index)].unknown_inputs) {
+        guessed = true;
+        data_only = data_only && (input == "max_seq_len" || input == "max_prompt_len" ||
+                                  input == "data_seq_len");
+      }
     if (field == "total_gib" || field == "low_gib" || field == "high_gib") {
+      // Where only the data's lengths are open, what the workloads hold whatever the data
+      // (weights, optimizer states, an engine's budget) is still a floor (GL104's "at least").
+      if (load.shared && guessed && data_only && field != "total_gib")
+        return Gib(field == "low_gib" ? load.held_low_bytes : load.held_high_bytes);
       if (!load.shared || guessed) return ExprValue::Missing();
       return Gib(field == "low_gib" ? load.low_bytes : field == "high_gib" ? load.high_bytes
                                                                           : load.bytes);

@@ -131,3 +131,28 @@ TEST_CASE("an engine that sizes its pool to the device starts beside the trainer
   engine.total = engine.total_low = engine.total_high = 45;
   CHECK(ComputeDeviceLoads(config, estimates)[0].high_bytes == 50);
 }
+
+TEST_CASE("an engine that sizes its pool to the device counts a critic in its process too",
+          "[analysis][colocation][version]") {
+  // verl's PPO: actor (holding 20), critic in the same process (holding 45, its update
+  // reserving 70 at the data's longest), an engine claiming 76 with a floor of 7.
+  RunConfig config;
+  config.workloads = {On("train", 0), On("rollout", 0), On("critic", 0, true)};
+  std::vector<WorkloadEstimate> estimates = {Estimate(32, 30, 20), Estimate(76, 75, 0),
+                                             Estimate(72, 70, 45)};
+  for (WorkloadEstimate& e : estimates) e.breakdown->total_low = e.breakdown->total_high =
+      e.breakdown->total;
+  est::Breakdown& engine = *estimates[1].breakdown;
+  engine.engine_floor = 7;
+  // Per instance (vLLM 0.9.2 on): the claim on top of both held states, 76 + 20 + 45 = 141.
+  auto loads = ComputeDeviceLoads(config, estimates);
+  CHECK(loads[0].low_bytes == 141);
+  CHECK(loads[0].held_low_bytes == 141);
+  // Device-wide (vLLM 0.8.0-0.9.1): the pool shrinks around the actor and the critic alike,
+  // max(76, 20 + 45 + 7) = 76 while generating; the critic's update, 2 + 20 + 45 + 25 = 92,
+  // is the step's peak, which the held state alone (76) does not count.
+  engine.pool_fits_device_low = engine.pool_fits_device_high = true;
+  loads = ComputeDeviceLoads(config, estimates);
+  CHECK(loads[0].held_low_bytes == 76);
+  CHECK(loads[0].low_bytes == 92);
+}

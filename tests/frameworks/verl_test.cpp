@@ -6,6 +6,7 @@
 
 #include "lint/analysis/workload_estimate.h"
 #include "tests/support/analysis_helpers.h"
+#include "tests/support/process.h"
 #include "tests/support/reader_helpers.h"
 
 namespace {
@@ -158,4 +159,38 @@ TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under Lo
   REQUIRE(WithRole(own, "reference"));
   CHECK(Text(*WithRole(own, "reference"), "tp") == "2");
   CHECK(Text(*WithRole(own, "train"), "tp") == "4");
+}
+
+TEST_CASE("what verl holds whatever the data still overfills a GPU beside a greedy engine",
+          "[frameworks][rules]") {
+  // verl's Megatron PPO example with a 7B critic (TP 1: bf16 weights, fp32 gradients, a
+  // distributed optimizer over 8) and a 7B actor at TP 2 x PP 2, the engine at 0.8: the critic's
+  // own step is left to the data's lengths (unpadded), but the states it and the actor hold and
+  // the engine's claim come to about 141 GiB of 95.6 whatever the lengths. vLLM from 0.9.2 on
+  // claims its budget per instance on top of them.
+  const std::string script =
+      "# gpulint: gpu=H20-96GB vllm=0.10.0\n"
+      "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer "
+      "algorithm.adv_estimator=gae data.train_batch_size=256 data.max_prompt_length=1024 "
+      "data.max_response_length=512 actor_rollout_ref.model.path=deepseek-ai/deepseek-llm-7b-chat "
+      "actor_rollout_ref.actor.ppo_mini_batch_size=64 "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 "
+      "actor_rollout_ref.actor.megatron.pipeline_model_parallel_size=2 "
+      "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2 "
+      "actor_rollout_ref.rollout.tensor_model_parallel_size=2 actor_rollout_ref.rollout.name=vllm "
+      "actor_rollout_ref.rollout.gpu_memory_utilization=0.8 "
+      "critic.model.path=deepseek-ai/deepseek-llm-7b-chat critic.ppo_micro_batch_size_per_gpu=4 "
+      "trainer.n_gpus_per_node=8 trainer.nnodes=1\n";
+  gpulint::testing::TempDir dir;
+  auto lint = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("ppo.sh", script)});
+  INFO(lint.out);
+  CHECK(lint.out.find("info[GL008") != std::string::npos);  // the critic's step: the data's
+  CHECK(lint.out.find("error[GL104") != std::string::npos);
+  CHECK(lint.out.find("train (line 2) + rollout (line 2) + critic (line 2)") != std::string::npos);
+  // vLLM 0.8.5 to 0.9.1 size the pool to what the device leaves: the engine shrinks around
+  // both states and starts; no error.
+  std::string older = script;
+  older.replace(older.find("vllm=0.10.0"), 11, "vllm=0.9.1");
+  auto shrinks = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("old.sh", older)});
+  CHECK(shrinks.out.find("GL104") == std::string::npos);
 }
