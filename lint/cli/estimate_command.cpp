@@ -11,6 +11,7 @@
 #include "lint/cli/commands.h"
 #include "lint/cli/options.h"
 #include "lint/cli/output_file.h"
+#include "lint/cli/terminal_width.h"
 #include "lint/report/estimate_report.h"
 #include "lint/report/json_version.h"
 #include "lint/util/suggest.h"
@@ -170,7 +171,10 @@ int RunEstimateCommand(const Args& args) {
   }
   bool color = UseColor("auto", isatty(1));  // lint's rule: NO_COLOR, then FORCE_COLOR
   std::string text;
-  for (const FileAnalysis& analysis : analyses) text += FileEstimateText(analysis, color);
+  // Wrapped to the terminal; whole lines in a pipe, a file or --output-file's copy on stdout.
+  const size_t columns = options.output_file.empty() ? TerminalColumns() : 0;
+  for (const FileAnalysis& analysis : analyses)
+    text += FileEstimateText(analysis, color, columns);
   if (!options.output_file.empty()) {
     if (!WriteOutputFile(options.output_file, rendered.empty() ? text : rendered, &error)) {
       fmt::print(stderr, "gpulint: error: {}\n", error);

@@ -6,6 +6,7 @@
 
 #include "estimator/units.h"
 #include "lint/report/safe_text.h"
+#include "lint/util/word_wrap.h"
 
 namespace gpulint {
 namespace {
@@ -100,8 +101,14 @@ std::string FileEstimateJson(const FileAnalysis& analysis, int indent) {
   return file.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
+std::string FileEstimateText(const FileAnalysis& analysis, bool color, size_t columns) {
   std::string out;
+  // A line of prose: `lead` starts it, later lines take `indent`; wrapped at `columns`.
+  auto prose = [&](std::string_view lead, const std::string& text, std::string_view indent) {
+    const size_t first = columns > lead.size() ? columns - lead.size() : 0;
+    out += Printable(std::string(lead) +
+                     WordWrap(text, columns ? first : 0, columns, indent) + "\n");
+  };
   const auto& config = analysis.read.config;
   out += Printable(fmt::format("{}\n", analysis.file.path));
   if (config.workloads.empty()) out += "  no GPU workloads found\n";
@@ -129,10 +136,12 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     // A count nothing states (a config run over every visible GPU) is not "0 GPUs".
     std::string count = w.gpus > 0 ? fmt::format("{} GPU{}", w.gpus, w.gpus == 1 ? "" : "s")
                                    : std::string("an unknown number of GPUs");
-    out += Printable(fmt::format("  {}{} ({}) {} on {}{}\n", where, w.role, w.framework,
-                                 ModelName(w, e), count, e.gpu ? " x " + e.gpu->name : ""));
+    prose("  ",
+          fmt::format("{}{} ({}) {} on {}{}", where, w.role, w.framework, ModelName(w, e), count,
+                      e.gpu ? " x " + e.gpu->name : ""),
+          "    ");
     if (!e.breakdown) {
-      out += Printable(fmt::format("    no estimate: {}\n", e.skipped));
+      prose("    ", "no estimate: " + e.skipped, "      ");
       for (const std::string& suggestion : e.resolution.suggestions)
         out += Printable(fmt::format("    did you mean {}?\n", suggestion));
       continue;
@@ -164,33 +173,39 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
     out += Printable(fmt::format("      {:<12} {:>8.2f} GiB  (what nvidia-smi shows, typically)\n",
                                  "total", est::BytesToGib(b.total)));
     if (b.total_high > b.total_low)
-      out += Printable(
-          fmt::format("      {:<12} {:>8.2f} - {:.2f} GiB  (no allocator slack - the slack a "
-                      "long run reaches)\n",
-                      "range", est::BytesToGib(b.total_low), est::BytesToGib(b.total_high)));
+      prose("      ",
+            fmt::format("{:<12} {:>8.2f} - {:.2f} GiB  (no allocator slack - the slack a long "
+                        "run reaches)",
+                        "range", est::BytesToGib(b.total_low), est::BytesToGib(b.total_high)),
+            "                            ");
     const double high_margin = e.usable_bytes - b.total_high;
     const double low_margin = e.usable_bytes - b.total_low;
     const Verdict verdict = VerdictOf(e);
     if (verdict == Verdict::kMayNotFit)
-      out += Printable(
-          fmt::format("    MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is "
-                      "short by {:.1f} GiB; peak at {}\n",
-                      est::BytesToGib(low_margin), est::BytesToGib(-high_margin), b.peak_phase));
+      prose("    ",
+            fmt::format("MAY NOT FIT: the live tensors leave {:.1f} GiB, the high end is short "
+                        "by {:.1f} GiB; peak at {}",
+                        est::BytesToGib(low_margin), est::BytesToGib(-high_margin), b.peak_phase),
+            "      ");
     else if (high_margin >= 0)  // fits, or an engine whose KV cache holds no sequence
-      out += Printable(fmt::format("    {}: margin {:.1f} GiB at the high end; peak at {}\n",
-                                   verdict == Verdict::kFits ? "fits" : "DOES NOT FIT",
-                                   est::BytesToGib(high_margin), b.peak_phase));
+      prose("    ",
+            fmt::format("{}: margin {:.1f} GiB at the high end; peak at {}",
+                        verdict == Verdict::kFits ? "fits" : "DOES NOT FIT",
+                        est::BytesToGib(high_margin), b.peak_phase),
+            "      ");
     else
-      out += Printable(
-          fmt::format("    DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}\n",
-                      est::BytesToGib(-low_margin), b.peak_phase));
+      prose("    ",
+            fmt::format("DOES NOT FIT: short by {:.1f} GiB even at the low end; peak at {}",
+                        est::BytesToGib(-low_margin), b.peak_phase),
+            "      ");
     if (b.kv_cache_tokens >= 0)
-      out += Printable(
-          fmt::format("    KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once\n",
-                      b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len));
+      prose("    ",
+            fmt::format("KV cache: {:.0f} tokens; {:.1f} sequences of {:.0f} tokens at once",
+                        b.kv_cache_tokens, std::max(0.0, b.max_concurrency), e.max_model_len),
+            "      ");
     if (!e.assumptions.empty()) {
       out += "    assumptions:\n";
-      for (const std::string& a : e.assumptions) out += Printable(fmt::format("      - {}\n", a));
+      for (const std::string& a : e.assumptions) prose("      - ", a, "        ");
     }
   }
   for (const DeviceLoad& load : analysis.devices) {
@@ -205,9 +220,10 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color) {
                                   ? fmt::format("{:.1f}-{:.1f}", est::BytesToGib(load.low_bytes),
                                                 est::BytesToGib(load.high_bytes))
                                   : fmt::format("{:.1f}", est::BytesToGib(load.bytes));
-    out += Printable(
-        fmt::format("  GPU {} is shared: {} -> {} GiB{}\n", load.device, names, range,
-                    usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : ""));
+    prose("  ",
+          fmt::format("GPU {} is shared: {} -> {} GiB{}", load.device, names, range,
+                      usable > 0 ? fmt::format(" of {:.1f}", est::BytesToGib(usable)) : ""),
+          "    ");
   }
   return out;
 }

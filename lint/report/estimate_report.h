@@ -15,8 +15,10 @@ std::string EstimateJson(const Workload& workload, const WorkloadEstimate& estim
 std::string FileEstimateJson(const FileAnalysis& analysis, int indent);
 
 /// The text report of a file: per workload a table of terms, a stacked bar, fits and margin,
-/// KV capacity for serving, shared GPUs, and the assumptions.
-std::string FileEstimateText(const FileAnalysis& analysis, bool color);
+/// KV capacity for serving, shared GPUs, and the assumptions. Prose lines (the verdict, each
+/// assumption, a shared GPU) wrap at `columns` under their own indent; 0 leaves them whole
+/// (a pipe or a file).
+std::string FileEstimateText(const FileAnalysis& analysis, bool color, size_t columns = 0);
 
 /// The Markdown form (pull-request comments): a verdict table and a per-GPU breakdown.
 std::string FileEstimateMarkdown(const FileAnalysis& analysis);
