@@ -4,15 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
-#include <csignal>
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "tests/support/process.h"
@@ -120,48 +121,47 @@ TEST_CASE("WriteFileAtomically replaces a report whole", "[tuner][write]") {
   CHECK_FALSE(WriteFileAtomically("/dev/full", "x", &error));
 }
 
-// A disk that fills up while the new text is written: the child process may write only 4 KiB
-// per file (RLIMIT_FSIZE, with SIGXFSZ ignored, so write() fails with EFBIG as it would with
-// ENOSPC). The temporary copy cannot be completed, so nothing is renamed over the script.
+namespace {
+
+// Runs `write` in a child process that may write only 4 KiB per file (RLIMIT_FSIZE, with
+// SIGXFSZ ignored, so write() fails with EFBIG as it would with ENOSPC on a full disk): 0 when
+// it refused with a reason, 1 when it wrote, 2 when it refused without one.
+int OnFullDisk(const std::function<bool(std::string*)>& write) {
+  pid_t child = ::fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit {4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::string error;
+    const bool written = write(&error);
+    ::_exit(written ? 1 : error.empty() ? 2 : 0);
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+// A disk that fills up while the new text is written: the temporary copy cannot be completed,
+// so nothing is renamed over the file.
 TEST_CASE("a disk that fills up mid-write leaves the script whole and no temporary file",
           "[tuner][write]") {
   TempDir dir;
   const std::string before = "#!/bin/bash\nvllm serve Qwen/Qwen3-8B --max-model-len 4096\n";
   std::string path = dir.Write("run.sh", before);
   const std::string after = before + "# " + std::string(64 * 1024, 'x') + "\n";
-  pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit limit {4096, 4096};
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    std::string error;
-    const bool written = WriteFileSafely(path, before, after, WritePolicy(), &error);
-    const bool said_why = !error.empty();
-    ::_exit(written ? 1 : said_why ? 0 : 2);
-  }
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);  // refused, with a reason
+  CHECK(OnFullDisk([&](std::string* error) {
+          return WriteFileSafely(path, before, after, WritePolicy(), error);
+        }) == 0);  // refused, with a reason
   CHECK(ReadWholeFile(path) == before);
   CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
   // The same for a report gpulint owns (a baseline): the old one stays whole.
   std::string baseline = dir.Write("baseline.json", "{\"findings\": []}\n");
-  child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit limit {4096, 4096};
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    std::string error;
-    ::_exit(WriteFileAtomically(baseline, std::string(64 * 1024, ' '), &error) ? 1
-            : error.empty()                                                   ? 2
-                                                                              : 0);
-  }
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(OnFullDisk([&](std::string* error) {
+          return WriteFileAtomically(baseline, std::string(64 * 1024, ' '), error);
+        }) == 0);
   CHECK(ReadWholeFile(baseline) == "{\"findings\": []}\n");
   CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 2);
 }
