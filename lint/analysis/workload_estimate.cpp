@@ -251,7 +251,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.ep = static_cast<int>(s.Number("ep").value_or(1));
   // Data-parallel ranks: the GPUs over tensor, pipeline and context parallelism.
   const int dp = std::max(in.gpus / std::max(in.tp * in.pp * in.cp, 1), 1);
-  if (w.role == "reference" || w.role == "reward") in.forward_only = true;
+  // A frozen model scoring batches, or a trainer's own forward passes without gradients
+  // (a map's forward_only trait: verl's old log-probs before the update).
+  if (w.role == "reference" || w.role == "reward" || w.Bool("forward_only").value_or(false))
+    in.forward_only = true;
   // An RL critic and a reward model are value models: one output per token, no vocabulary.
   in.value_head = w.role == "critic" || w.role == "reward";
   const bool rl = w.Find("max_response_len") || w.Find("rollout_batch") || w.Find("n_samples");
@@ -427,7 +430,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.liger_rms_norm = s.BoolOr("liger_rms_norm", false);
   in.liger_glu = s.BoolOr("liger_glu", false);
   in.loss_chunks = static_cast<int>(s.Number("loss_chunks").value_or(8));
-  in.loss_entropy = s.Number("entropy_coeff").value_or(0) != 0;
+  in.loss_entropy =
+      s.Number("entropy_coeff").value_or(0) != 0 || w.Bool("logit_entropy").value_or(false);
   // A trainer that asks the model for the completion's logits only (TRL's logits_to_keep).
   if (s.BoolOr("logits_completion_only", false))
     if (auto completion = s.Number("max_response_len")) in.logit_tokens_per_sequence = *completion;
@@ -498,6 +502,10 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       out->assumptions.push_back("the GPU count is not known: sharded states are not divided");
     }
   }
+  // Whether the step's size is the data's (its lengths, or how a token budget fills): the
+  // estimate is then at the longest, and a shared GPU's sum at the longest is no verdict.
+  out->size_from_data = (!token_budget && (length_from_data || prompt_from_data || unpadded)) ||
+                        (token_budget && unpadded && sequences_per_gpu > 0);
   if (!token_budget && length_from_data)
     JudgeDataLength({DataDecides::kLength, 0, 0, 0, w.Find("max_seq_len") != nullptr}, in,
                     breakdown, out, explain);

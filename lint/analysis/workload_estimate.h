@@ -48,6 +48,9 @@ struct WorkloadEstimate {
   }
   double max_model_len = 0;                 ///< serving: the context the engine is set up for
   double persistent_bytes = 0;              ///< training: memory held between steps (colocation)
+  /// Training: the step's size is the data's (unpadded sequences, lengths no flag caps), and
+  /// the estimate is at the longest the flags allow.
+  bool size_from_data = false;
   /// Why the verdict is left open although there is an estimate: it flips with a value the
   /// script leaves to the data (the sequence length), and that value is in unknown_inputs.
   std::string undecided;

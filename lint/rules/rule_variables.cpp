@@ -479,16 +479,22 @@ ExprLookup DeviceLookup(const FileAnalysis& analysis, const DeviceLoad& load,
     }
     bool guessed = false;  // a workload's estimate stands on a value the script leaves unknown
     bool data_only = true;   // ... and each such value is a length the data decides
-    for (int index : live)
-      for (const std::string& input : analysis.estimates[static_cast<size_t>(index)].unknown_inputs) {
+    bool from_data = false;  // a workload's step is as large as the data's sequences
+    for (int index : live) {
+      const WorkloadEstimate& e = analysis.estimates[static_cast<size_t>(index)];
+      from_data = from_data || e.size_from_data;
+      for (const std::string& input : e.unknown_inputs) {
         guessed = true;
         data_only = data_only && (input == "max_seq_len" || input == "max_prompt_len" ||
                                   input == "data_seq_len");
       }
+    }
     if (field == "total_gib" || field == "low_gib" || field == "high_gib") {
-      // Where only the data's lengths are open, what the workloads hold whatever the data
-      // (weights, optimizer states, an engine's budget) is still a floor (GL104's "at least").
-      if (load.shared && guessed && data_only && field != "total_gib")
+      // Where the steps' sizes are the data's, their sum at the longest sequences is no
+      // verdict (as a workload alone is judged, GL008); what the workloads hold whatever the
+      // data (weights, optimizer states, an engine's budget) is still a floor (GL104's "at
+      // least") and the range judged.
+      if (load.shared && (from_data || guessed) && data_only && field != "total_gib")
         return Gib(field == "low_gib" ? load.held_low_bytes : load.held_high_bytes);
       if (!load.shared || guessed) return ExprValue::Missing();
       return Gib(field == "low_gib" ? load.low_bytes : field == "high_gib" ? load.high_bytes

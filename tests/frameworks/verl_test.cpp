@@ -44,15 +44,15 @@ TEST_CASE("verl trains a critic under GAE, its default estimator, and not under 
   gpulint::SourceMap sources;
   // verl/trainer/ppo/utils.py:86-91 need_critic: critic.enable decides where set, else GAE.
   auto gae = gpulint::testing::ReadText(kPpo + "\n", &sources);
-  CHECK(Roles(gae) == "train rollout critic ");
+  CHECK(Roles(gae) == "train rollout critic logprob ");
   auto grpo = gpulint::testing::ReadText(kPpo + " algorithm.adv_estimator=grpo\n", &sources);
-  CHECK(Roles(grpo) == "train rollout ");
+  CHECK(Roles(grpo) == "train rollout logprob ");
   auto enabled = gpulint::testing::ReadText(
       kPpo + " algorithm.adv_estimator=grpo critic.enable=True\n", &sources);
-  CHECK(Roles(enabled) == "train rollout critic ");
+  CHECK(Roles(enabled) == "train rollout critic logprob ");
   auto disabled = gpulint::testing::ReadText(
       kPpo + " algorithm.adv_estimator=gae critic.enable=False\n", &sources);
-  CHECK(Roles(disabled) == "train rollout ");
+  CHECK(Roles(disabled) == "train rollout logprob ");
 
   const gpulint::Workload* critic = WithRole(gae, "critic");
   REQUIRE(critic);
@@ -122,19 +122,19 @@ TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under Lo
   gpulint::SourceMap sources;
   const std::string grpo = kPpo + " algorithm.adv_estimator=grpo";
   // verl/trainer/ppo/utils.py need_reference_policy: use_kl_in_reward or actor.use_kl_loss.
-  CHECK(Roles(gpulint::testing::ReadText(grpo + "\n", &sources)) == "train rollout ");
+  CHECK(Roles(gpulint::testing::ReadText(grpo + "\n", &sources)) == "train rollout logprob ");
   auto kl = gpulint::testing::ReadText(grpo + " actor_rollout_ref.actor.use_kl_loss=True\n",
                                        &sources);
-  CHECK(Roles(kl) == "train rollout reference ");
+  CHECK(Roles(kl) == "train rollout logprob reference ");
   CHECK(Roles(gpulint::testing::ReadText(grpo + " algorithm.use_kl_in_reward=True\n", &sources)) ==
-        "train rollout reference ");
+        "train rollout logprob reference ");
   // Under LoRA the actor without its adapter is the reference (fsdp_workers.py:1042-1045).
   CHECK(Roles(gpulint::testing::ReadText(
             grpo + " actor_rollout_ref.actor.use_kl_loss=True actor_rollout_ref.model.lora_rank=32\n",
-            &sources)) == "train rollout ");
+            &sources)) == "train rollout logprob ");
   CHECK(Roles(gpulint::testing::ReadText(
             grpo + " actor_rollout_ref.actor.use_kl_loss=True actor_rollout_ref.model.lora_rank=0\n",
-            &sources)) == "train rollout reference ");
+            &sources)) == "train rollout logprob reference ");
   // FSDP: verl always CPU-offloads the reference (fsdp_workers.py:524-526), in bf16.
   const gpulint::Workload* ref = WithRole(kl, "reference");
   REQUIRE(ref);
@@ -153,7 +153,7 @@ TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under Lo
   REQUIRE(WithRole(same, "reference"));
   CHECK(Text(*WithRole(same, "reference"), "tp") == "4");
   CHECK(Text(*WithRole(same, "reference"), "pp") == "2");
-  CHECK(Text(*WithRole(same, "reference"), "offload") == "?");  // held on the GPU
+  CHECK(Text(*WithRole(same, "reference"), "offload") == "none");  // held on the GPU
   auto own = gpulint::testing::ReadText(
       megatron + " actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2\n", &sources);
   REQUIRE(WithRole(own, "reference"));
@@ -193,4 +193,34 @@ TEST_CASE("what verl holds whatever the data still overfills a GPU beside a gree
   older.replace(older.find("vllm=0.10.0"), 11, "vllm=0.9.1");
   auto shrinks = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("old.sh", older)});
   CHECK(shrinks.out.find("GL104") == std::string::npos);
+}
+
+TEST_CASE("verl recomputes the actor's old log-probs in the rollout's micro-batches",
+          "[frameworks]") {
+  gpulint::SourceMap sources;
+  // ray_trainer.py:1491-1502: recomputed unless rollout correction's bypass mode is on; a
+  // forward of the actor's own weights (held by the trainer) with the entropy of every logit.
+  auto read = gpulint::testing::ReadText(
+      kPpo + " actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=16\n", &sources);
+  const gpulint::Workload* logprob = WithRole(read, "logprob");
+  REQUIRE(logprob);
+  CHECK(logprob->shares_process_gpus);
+  CHECK(Text(*logprob, "micro_batch") == "16");
+  CHECK(Text(*logprob, "forward_only") == "true");
+  CHECK(Text(*logprob, "logit_entropy") == "true");
+  CHECK(Text(*logprob, "offload") == "actor.param");  // no second copy of the weights
+  CHECK(Roles(gpulint::testing::ReadText(
+            kPpo + " algorithm.rollout_correction.bypass_mode=True\n", &sources)) ==
+        "train rollout critic ");
+  // Its logits: 16 sequences x 1024 tokens x Qwen2.5's 151,936 words, in bf16, with the
+  // entropy's softmax and product beside them (3 x 2 bytes a logit).
+  auto analyzed = gpulint::testing::AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n" + kPpo +
+      " actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=16\n");
+  const auto& e =
+      analyzed->analysis.estimates[gpulint::testing::WorkloadWithRole(analyzed->analysis, "logprob")];
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->logits == Approx(16.0 * 1024 * 151936 * 6).epsilon(0.01));
+  CHECK(e.breakdown->gradients == 0);
+  CHECK(e.breakdown->optimizer == 0);
 }

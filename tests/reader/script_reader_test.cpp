@@ -167,9 +167,11 @@ TEST_CASE("GPUs and devices per workload", "[reader]") {
       {"fixtures/scripts/syntax/env_prefix_and_cvd.sh", {{2, {0, 1}}, {2, {2, 3}}}},
       // Teacher pinned to GPU 7; slime's actor takes the first 2 GPUs, rollout the next 4.
       {"fixtures/scripts/frameworks/slime_opd.sh", {{1, {7}}, {2, {0, 1}}, {4, {2, 3, 4, 5}}}},
-      // verl colocates actor, rollout and (use_kl_loss) the reference policy on all 8 GPUs.
+      // verl colocates actor, rollout, the old log-probs' forward and (use_kl_loss) the
+      // reference policy on all 8 GPUs.
       {"fixtures/scripts/frameworks/verl_grpo.sh",
        {{8, {0, 1, 2, 3, 4, 5, 6, 7}},
+        {8, {0, 1, 2, 3, 4, 5, 6, 7}},
         {8, {0, 1, 2, 3, 4, 5, 6, 7}},
         {8, {0, 1, 2, 3, 4, 5, 6, 7}}}},
       // torchrun 8 per node x 2 nodes.
