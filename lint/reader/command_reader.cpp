@@ -895,50 +895,29 @@ class CommandReader::Impl {
       train.primary = true;
       specs.push_back(train);
     }
-    // `unless`: a workload that vanishes when one of these bool settings is true (slime
-    // --colocate), or has the value named ("ref_model=false"). A setting the command leaves
-    // out has the map's unconditional default for the role, if any (verl's critic exists under
-    // the default advantage estimator, GAE); else it is false.
-    auto holds = [&](const std::string& when, const std::string& role) {
-      // The map-condition forms ("lora_rank>0", "a & b", "!x", "x!=y") on what the command
-      // sets, then the map's unconditional defaults for the role.
-      if (when.find_first_of("><!&") != std::string::npos) {
-        Workload probe;
-        probe.role = role;
-        for (const Pending& p : pending) probe.settings[p.setting.name] = p.setting;
-        for (const DefaultSpec& d : map.defaults) {
-          if (d.none || !d.when.empty() || !d.variants.empty() || probe.Find(d.setting)) continue;
-          if (!d.workloads.empty() &&
-              std::find(d.workloads.begin(), d.workloads.end(), role) == d.workloads.end())
-            continue;
-          Setting setting;
-          setting.name = d.setting;
-          setting.value = TypedValue(d.setting, d.value);
-          probe.settings[d.setting] = setting;
-        }
-        return ConditionHolds(when, probe);
-      }
-      size_t eq = when.find('=');
-      const std::string name = when.substr(0, eq);
-      auto test = [&](const std::string& text, bool is_bool) {
-        if (eq != std::string::npos) return text == when.substr(eq + 1);
-        return is_bool && text == "true";
-      };
-      for (const Pending& p : pending) {
-        if (p.setting.name != name) continue;
-        return test(p.setting.value.ToString(), p.setting.value.is_bool());
-      }
+    // `when`, `when_all` and `unless` are map conditions (lint/reader/map_condition.h: slime's
+    // "colocate", "ref_model=false", "lora_rank>0") on what the command sets; a setting it
+    // leaves out has the map's unconditional default for the role, if any (verl's critic exists
+    // under the default advantage estimator, GAE).
+    auto settings_for = [&](const std::string& role) {
+      Workload probe;
+      probe.role = role;
+      for (const Pending& p : pending) probe.settings[p.setting.name] = p.setting;
       for (const DefaultSpec& d : map.defaults) {
-        if (d.setting != name || d.none || !d.when.empty() || !d.variants.empty()) continue;
+        if (d.none || !d.when.empty() || !d.variants.empty() || probe.Find(d.setting)) continue;
         if (!d.workloads.empty() &&
             std::find(d.workloads.begin(), d.workloads.end(), role) == d.workloads.end())
           continue;
-        return test(d.value, d.value == "true" || d.value == "false");
+        Setting setting;
+        setting.name = d.setting;
+        setting.value = TypedValue(d.setting, d.value);
+        probe.settings[d.setting] = setting;
       }
-      return false;
+      return probe;
     };
     for (const WorkloadSpec& spec : specs) {
-      auto is_true = [&](const std::string& when) { return holds(when, spec.role); };
+      const Workload probe = settings_for(spec.role);
+      auto is_true = [&](const std::string& when) { return ConditionHolds(when, probe); };
       if (std::any_of(spec.unless.begin(), spec.unless.end(), is_true)) continue;
       if (!spec.when.empty() &&
           std::none_of(spec.when.begin(), spec.when.end(), is_true))

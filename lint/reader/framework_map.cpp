@@ -290,6 +290,14 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         *error = fmt::format("[[workload]] needs a role: {}", Where(where, node));
         return false;
       }
+      for (const auto* conditions : {&workload.unless, &workload.when, &workload.when_all})
+        for (const std::string& condition : *conditions)
+          if (std::string why; condition.empty() || !ValidCondition(condition, &why)) {
+            *error = fmt::format("[[workload]] {}: condition '{}' {}: {}", workload.role,
+                                 condition, condition.empty() ? "is empty" : why,
+                                 Where(where, node));
+            return false;
+          }
       map->workloads.push_back(std::move(workload));
     }
     if (!map->workloads.empty() && std::none_of(map->workloads.begin(), map->workloads.end(),

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "lint/core/setting_types.h"
 #include "lint/data/embedded_data.h"
 #include "lint/reader/script_reader.h"
 #include "lint/reader/source_map.h"
@@ -162,4 +163,29 @@ TEST_CASE("a [[match]] or [[workload]] key spelled wrong or of the wrong type is
   CHECK(refused("[[workload]]\nrole = \"train\"\nunles = \"colocate\"\n")
             .find("unknown key 'unles' in [[workload]]") == 0);
   CHECK(refused_top("workload = \"train\"\n").find("workload is a list of tables") == 0);
+  // A condition that is no map condition would hold or fail silently.
+  CHECK(refused("[[workload]]\nrole = \"critic\"\nwhen = \"lora_rank>two\"\n")
+            .find("[[workload]] critic: condition 'lora_rank>two' compares with 'two', not a "
+                  "number") == 0);
+  CHECK(refused("[[workload]]\nrole = \"critic\"\nunless = \"\"\n").find("is empty") !=
+        std::string::npos);
+}
+
+TEST_CASE("every built-in workload condition names a declared setting", "[reader][maps]") {
+  // An undeclared setting reads as text, and a bare text condition holds whatever it says:
+  // verl's 'unless = "old_logprob_bypass"' dropped the workload it guards until declared.
+  FrameworkMaps maps;
+  for (const FrameworkMap& header : maps.maps()) {
+    const FrameworkMap& map = maps.Loaded(header);
+    for (const WorkloadSpec& w : map.workloads)
+      for (const auto* conditions : {&w.unless, &w.when, &w.when_all})
+        for (const std::string& condition : *conditions) {
+          std::string name = condition;
+          if (size_t amp = name.find(" & "); amp != std::string::npos) name.resize(amp);
+          if (!name.empty() && name[0] == '!') name.erase(0, 1);
+          name = name.substr(0, name.find_first_of("!=>"));
+          INFO(map.path << ": " << condition);
+          CHECK(SettingTypes().count(name) == 1);
+        }
+  }
 }
