@@ -135,3 +135,34 @@ TEST_CASE("a config's DeepSpeed path is found from the folder gpulint runs in", 
   INFO("paths tried: " << fmt::format("{}", fmt::join(asked, ", ")));
   CHECK(Dump(*train, {"zero_stage"}) == "zero_stage=2@1:33(c)");
 }
+
+TEST_CASE("the axolotl command turns expandable segments on unless the script names a config",
+          "[frameworks][allocator]") {
+  struct Row {
+    std::string script;
+    std::string expected;
+  };
+  const Row rows[] = {
+      // src/axolotl/cli/main.py:48 sets PYTORCH_ALLOC_CONF before any subcommand runs.
+      {"axolotl train cfg.yml\n", "expandable_segments=true(d)"},
+      // The module, as older scripts launch it, does not pass through that group.
+      {"accelerate launch -m axolotl.cli.train cfg.yml\n", "expandable_segments=false(d)"},
+      // A config the script sets is left alone, and without the option it is PyTorch's off.
+      {"PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 axolotl train cfg.yml\n",
+       "expandable_segments=false@1:25(l)"},
+      {"PYTORCH_ALLOC_CONF=expandable_segments:False axolotl train cfg.yml\n",
+       "expandable_segments=false@1:20(l)"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.script);
+    SourceMap sources;
+    ReadResult read = gpulint::testing::ReadText(row.script, &sources);
+    const Workload* train = gpulint::testing::Role(read.config, "train");
+    REQUIRE(train);
+    CHECK(train->framework == "axolotl");
+    CHECK(Dump(*train, {"expandable_segments"}) == row.expected);
+  }
+  // A YAML linted on its own is read as `axolotl train FILE`.
+  auto analyzed = AnalyzeText(kQlora, "qlora.yml");
+  CHECK(Dump(Train(*analyzed), {"expandable_segments"}) == "expandable_segments=true(d)");
+}

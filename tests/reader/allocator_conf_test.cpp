@@ -12,9 +12,10 @@ TEST_CASE("expandable_segments is read from an allocator config", "[reader][allo
   CHECK(ExpandableSegmentsOption("max_split_size_mb:128, expandable_segments : True") == true);
   // The last occurrence wins.
   CHECK(ExpandableSegmentsOption("expandable_segments:True,expandable_segments:False") == false);
-  // Absent: nothing said.
-  CHECK(!ExpandableSegmentsOption("max_split_size_mb:512"));
-  CHECK(!ExpandableSegmentsOption(""));
+  // Absent: PyTorch's default, off. A config set without it is a config all the same: a
+  // launcher that turns the segments on for an unset variable (axolotl) leaves it alone.
+  CHECK(ExpandableSegmentsOption("max_split_size_mb:512") == false);
+  CHECK(ExpandableSegmentsOption("") == false);
   // PyTorch refuses any spelling but True/False at start-up: not read as either.
   CHECK(!ExpandableSegmentsOption("expandable_segments:true"));
   CHECK(!ExpandableSegmentsOption("expandable_segments:1"));

@@ -458,6 +458,9 @@ TEST_CASE("PYTORCH_CUDA_ALLOC_CONF's expandable segments reach every workload of
        "expandable_segments=true@1:27(l)"},
       {"env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False " + train,
        "expandable_segments=false@1:29(l)"},
+      // A config without the option runs with PyTorch's default.
+      {"PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 " + train,
+       "expandable_segments=false@1:25(l)"},
       // Nothing set, a value gpulint cannot read, a spelling PyTorch refuses: not set.
       {train, "expandable_segments=?"},
       {"PYTORCH_CUDA_ALLOC_CONF=$ALLOC " + train, "expandable_segments=?"},
