@@ -10,13 +10,13 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "lint/reader/shell_expand.h"
 #include "lint/util/paths.h"
 #include "lint/util/read_file.h"
 #include "lint/util/strings.h"
+#include "lint/workspace/gitignore.h"
 
 namespace gpulint {
 namespace fs = std::filesystem;
@@ -48,42 +48,18 @@ bool IsScript(const std::string& path, std::string_view name) {
   return HasShellShebang(path);
 }
 
-// Patterns of a .gitignore (no negation; enough for build and data folders).
-std::vector<std::string> ReadGitignore(const fs::path& dir) {
-  std::vector<std::string> patterns;
+// The rules below `folder`: those above it and, where the folder has one, its .gitignore.
+std::shared_ptr<const Gitignore> ReadGitignore(const std::string& dir, const std::string& folder,
+                                               std::shared_ptr<const Gitignore> above) {
   std::string text;
   // A .gitignore that is a link to /dev/zero or a FIFO, or megabytes long, is not read.
-  if (ReadRegularFile((dir / ".gitignore").string(), &text, size_t{1} << 20) != ReadStatus::kOk)
-    return patterns;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::string_view trimmed = Trim(line);
-    if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == '!') continue;
-    patterns.emplace_back(trimmed);
-  }
-  return patterns;
+  if (ReadRegularFile(JoinPath(dir, ".gitignore"), &text, size_t{1} << 20) != ReadStatus::kOk)
+    return above;
+  return Gitignore::Add(std::move(above), folder, text);
 }
 
-bool MatchesGitignore(const std::string& relative, bool is_dir,
-                      const std::vector<std::string>& patterns) {
-  std::string name = fs::path(relative).filename().string();
-  for (std::string pattern : patterns) {
-    bool dir_only = EndsWith(pattern, "/");
-    if (dir_only) {
-      if (!is_dir) continue;
-      pattern.pop_back();
-    }
-    bool anchored = StartsWith(pattern, "/");
-    if (anchored) pattern = pattern.substr(1);
-    if (pattern.find('/') == std::string::npos && !anchored) {
-      if (GlobMatch(pattern, name)) return true;
-    } else if (GlobMatch(pattern, relative)) {
-      return true;
-    }
-  }
-  return false;
-}
+// The .gitignore rules in force in a folder, shared with every folder below it.
+using Ignores = std::shared_ptr<const Gitignore>;
 
 struct Entry {
   std::string name;
@@ -121,23 +97,21 @@ std::vector<Entry> ListFolder(const std::string& dir) {
 
 // Lists one folder of the walk under `root`: files to lint go to `found`, folders to walk to
 // `subfolders`, each with the .gitignore patterns that hold below it.
-void ListInto(const std::string& root, const std::string& folder,
-              std::vector<std::string> ignores, const std::vector<std::string>& exclude,
-              const std::vector<std::string>& include,
-              std::vector<std::pair<std::string, std::vector<std::string>>>* subfolders,
+void ListInto(const std::string& root, const std::string& folder, Ignores ignores,
+              const std::vector<std::string>& exclude, const std::vector<std::string>& include,
+              std::vector<std::pair<std::string, Ignores>>* subfolders,
               std::vector<std::string>* found) {
   const std::string dir = folder.empty() ? root : JoinPath(root, folder);
   std::vector<Entry> entries = ListFolder(dir);
   // Read only where one is listed: trying to open one in every folder was a failed system
   // call per folder.
   for (const Entry& entry : entries)
-    if (entry.name == ".gitignore")
-      for (std::string& pattern : ReadGitignore(dir)) ignores.push_back(std::move(pattern));
+    if (entry.name == ".gitignore") ignores = ReadGitignore(dir, folder, std::move(ignores));
   for (const Entry& entry : entries) {
     const std::string& name = entry.name;
     if (StartsWith(name, ".") || name == "node_modules" || name == "__pycache__") continue;
     std::string relative = folder.empty() ? name : folder + "/" + name;
-    if (MatchesGitignore(relative, entry.is_dir, ignores)) continue;
+    if (ignores && ignores->Ignores(relative, entry.is_dir)) continue;
     std::string display = JoinPath(root, relative);
     if (MatchesAnyGlob(display, exclude)) continue;
     if (entry.is_dir) {
@@ -190,9 +164,9 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
   // several system calls, a large tree has tens of thousands of folders, and the folders are
   // independent. No recursion over the user's folder depth. Each folder carries its path below
   // the root ("" for the root) and the .gitignore patterns of the folders above it.
-  std::vector<std::pair<std::string, std::vector<std::string>>> stack;
+  std::vector<std::pair<std::string, Ignores>> stack;
   std::vector<std::string> found;
-  ListInto(path, "", {}, exclude, include, &stack, &found);  // a flat folder needs no threads
+  ListInto(path, "", nullptr, exclude, include, &stack, &found);  // a flat folder needs no threads
   std::mutex mutex;
   std::condition_variable changed;
   int listing = 0;  // folders being listed: their subfolders may still come
@@ -206,7 +180,7 @@ bool CollectFiles(const std::string& path, const std::vector<std::string>& exclu
       stack.pop_back();
       ++listing;
       lock.unlock();
-      std::vector<std::pair<std::string, std::vector<std::string>>> subfolders;
+      std::vector<std::pair<std::string, Ignores>> subfolders;
       ListInto(path, folder, std::move(ignores), exclude, include, &subfolders, &mine);
       lock.lock();
       for (auto& subfolder : subfolders) stack.push_back(std::move(subfolder));
