@@ -165,8 +165,8 @@ TEST_CASE("what verl holds whatever the data still overfills a GPU beside a gree
           "[frameworks][rules]") {
   // verl's Megatron PPO example with a 7B critic (TP 1: bf16 weights, fp32 gradients, a
   // distributed optimizer over 8) and a 7B actor at TP 2 x PP 2, the engine at 0.8: the critic's
-  // own step is left to the data's lengths (unpadded), but the states it and the actor hold and
-  // the engine's claim come to about 141 GiB of 95.6 whatever the lengths. vLLM from 0.9.2 on
+  // own step is the data's size (unpadded), but the states it and the actor hold and the
+  // engine's claim come to about 141 GiB of 95.6 whatever the lengths. vLLM from 0.9.2 on
   // claims its budget per instance on top of them.
   const std::string script =
       "# gpulint: gpu=H20-96GB vllm=0.10.0\n"
@@ -184,7 +184,10 @@ TEST_CASE("what verl holds whatever the data still overfills a GPU beside a gree
   gpulint::testing::TempDir dir;
   auto lint = gpulint::testing::RunGpulint({"lint", "--isolated", dir.Write("ppo.sh", script)});
   INFO(lint.out);
-  CHECK(lint.out.find("info[GL008") != std::string::npos);  // the critic's step: the data's
+  // The critic's step alone fits even at the longest sequences: verl's hybrid engine runs the
+  // trainer's process with expandable segments, so no fragmentation range is left to the data.
+  CHECK(lint.out.find("GL008") == std::string::npos);
+  CHECK(lint.out.find("GL113") == std::string::npos);
   CHECK(lint.out.find("error[GL104") != std::string::npos);
   CHECK(lint.out.find("train (line 2) + rollout (line 2) + critic (line 2)") != std::string::npos);
   // vLLM 0.8.5 to 0.9.1 size the pool to what the device leaves: the engine shrinks around
@@ -223,4 +226,22 @@ TEST_CASE("verl recomputes the actor's old log-probs in the rollout's micro-batc
   CHECK(e.breakdown->logits == Approx(16.0 * 1024 * 151936 * 6).epsilon(0.01));
   CHECK(e.breakdown->gradients == 0);
   CHECK(e.breakdown->optimizer == 0);
+}
+
+TEST_CASE("verl's trainer process allocates in expandable segments, its engine as it will",
+          "[frameworks][allocator]") {
+  // fsdp_workers.py:756 and megatron_workers.py:737: rollout_mode ends by turning them on for
+  // the process that trains, and every role fused into it.
+  gpulint::SourceMap sources;
+  auto read = gpulint::testing::ReadText(kPpo + " actor_rollout_ref.actor.use_kl_loss=True\n",
+                                         &sources);
+  for (const char* role : {"train", "critic", "logprob", "reference"}) {
+    INFO(role);
+    const gpulint::Workload* w = WithRole(read, role);
+    REQUIRE(w);
+    CHECK(Text(*w, "expandable_segments") == "true");
+  }
+  const gpulint::Workload* rollout = WithRole(read, "rollout");
+  REQUIRE(rollout);
+  CHECK(Text(*rollout, "expandable_segments") == "?");
 }
