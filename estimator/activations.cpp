@@ -31,6 +31,45 @@ double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double r
   return (4 + 2 * c) * h;
 }
 
+// Which blocks of a layer run through fused LoRA functions (ActivationInput::lora_fused_*):
+// q/k/v and o where every linear layer is adapted; the MLP where it is dense and gated, as the
+// function needs gate, up and down adapted (axolotl's monkeypatch/lora_kernels.py patches an
+// MLP only where it finds the three; a plain fc1/fc2 MLP or routed experts keep PEFT's path).
+struct FusedBlocks {
+  bool qkv = false, o = false, mlp = false;
+};
+FusedBlocks FusedOf(const ModelArch& m, int64_t layer, const ActivationInput& in) {
+  FusedBlocks fused;
+  if (in.lora_rank <= 0 || !in.lora_all_linear || !in.frozen_base) return fused;
+  const bool attention = !m.IsLinearAttentionLayer(layer) && !m.is_mla();
+  fused.qkv = in.lora_fused_qkv && attention;
+  fused.o = in.lora_fused_o && attention;
+  fused.mlp = in.lora_fused_mlp && m.gated_mlp && !m.IsMoeLayer(layer);
+  return fused;
+}
+
+// What the fused functions keep per token in one layer (src/axolotl/kernels/lora.py at
+// 067b021c): LoRA_QKV and LoRA_O `ctx.save_for_backward(X, X_drop if has_dropout else X, ...)`
+// (their input, and the dropped copy that torch's dropout in front of them made, with the
+// one-byte mask dropout keeps), LoRA_MLP the same and `gate, up`; the down projection's input
+// is recomputed in backward from gate and up.
+double FusedLoraBytesPerToken(const ModelArch& m, const FusedBlocks& fused,
+                              const ActivationInput& in) {
+  const double c = in.compute_bytes;
+  const double h = static_cast<double>(m.hidden_size);
+  const double attention_out = static_cast<double>(m.num_attention_heads) * m.head_dim;
+  const double per_input = c + (in.lora_dropout ? c + 1 : 0);
+  double bytes = 0;
+  if (fused.qkv) bytes += per_input * h;
+  if (fused.o) bytes += per_input * attention_out;
+  if (fused.mlp) {
+    const double width = m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
+                                                                     : m.intermediate_size;
+    bytes += per_input * h + 2 * c * width;
+  }
+  return bytes / std::max(in.tp, 1);
+}
+
 // What LoRA adds per token in one layer. PEFT casts each adapted linear's input to the adapters'
 // dtype (tuners_utils.py `_cast_input_dtype`: a new tensor unless the dtypes already agree), and
 // dropout keeps its output for lora_A and a one-byte mask. With fp32 adapters that is 5 bytes
@@ -46,11 +85,13 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
   const double attention_out = static_cast<double>(m.num_attention_heads) *
                                (m.is_mla() ? m.v_head_dim : m.head_dim);
   const bool shared = !in.lora_dropout && in.lora_bytes <= in.compute_bytes;
+  const FusedBlocks fused = FusedOf(m, layer, in);  // counted by FusedLoraBytesPerToken
   // q_proj and v_proj read the normalized hidden state.
   double inputs = shared ? h : 2 * h, adapted = 2;
   if (in.lora_all_linear) {
-    inputs = (shared ? h : 3 * h) + attention_out;  // q, k, v; o_proj reads the attention output
-    adapted = 4;
+    // q, k, v; o_proj reads the attention output.
+    inputs = (fused.qkv ? 0 : shared ? h : 3 * h) + (fused.o ? 0 : attention_out);
+    adapted = (fused.qkv ? 0 : 3) + (fused.o ? 0 : 1);
     const double up_linears = m.gated_mlp ? 2 : 1;  // gate and up, or fc1
     const double up_inputs = shared ? 1 : up_linears;
     if (m.IsMoeLayer(layer) && m.fused_experts) {
@@ -61,7 +102,7 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
       const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
       inputs += k * (up_inputs * h + static_cast<double>(m.expert_intermediate_size));
       adapted += k * (up_linears + 1);
-    } else {
+    } else if (!fused.mlp) {
       const double width = m.is_moe() && m.dense_intermediate_size > 0
                                ? m.dense_intermediate_size
                                : m.intermediate_size;
@@ -90,14 +131,16 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
   const double h = static_cast<double>(m.hidden_size);
   const double attention_out =
       static_cast<double>(m.num_attention_heads) * (m.is_mla() ? m.v_head_dim : m.head_dim);
-  double h_sized = h;  // the attention norm's output
-  double split = attention_out;
+  // Inside a fused LoRA function the base matmul keeps nothing of its own.
+  const FusedBlocks fused = FusedOf(m, layer, in);
+  double h_sized = fused.qkv ? 0 : h;  // the attention norm's output
+  double split = fused.o ? 0 : attention_out;
   if (m.IsMoeLayer(layer)) {
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     split += k * static_cast<double>(m.expert_intermediate_size) +
              static_cast<double>(m.shared_expert_intermediate_size);
     if (m.shared_expert_intermediate_size > 0) h_sized += h;
-  } else {
+  } else if (!fused.mlp) {
     h_sized += h;  // the MLP norm's output
     split += m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
                                                          : m.intermediate_size;
@@ -186,6 +229,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
   // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a.
   const bool linear = m.IsLinearAttentionLayer(layer);
+  const FusedBlocks fused = FusedOf(m, layer, in);
   const double attention_readers = linear ? 4 : m.is_mla() ? 2 : 3;
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
@@ -224,10 +268,11 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   } else {
     double width = m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
                                                                : m.intermediate_size;
-    bytes += dense_mlp_factor * c * width / tp;
+    // A fused LoRA MLP keeps gate and up itself (FusedLoraBytesPerToken).
+    if (!fused.mlp) bytes += dense_mlp_factor * c * width / tp;
   }
   return bytes + LoraBytesPerTokenLayer(m, layer, in) +
-         QuantizedBaseInputBytesPerToken(m, layer, in);
+         QuantizedBaseInputBytesPerToken(m, layer, in) + FusedLoraBytesPerToken(m, fused, in);
 }
 
 // Backward frees a block's saved tensors as it goes and holds only the block's own gradients at
@@ -257,7 +302,11 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
   // product's gradient is new.
   const bool liger = in.liger_glu && m.gated_mlp && !m.IsMoeLayer(layer);
   double mlp = (liger ? 1 : m.gated_mlp ? 3 : 2) * c * width / tp;
-  if (in.lora_rank > 0 && in.lora_all_linear) {
+  if (FusedOf(m, layer, in).mlp) {
+    // LoRA_MLP.backward: the down projection's input gradient, the product recomputed from
+    // gate and up, and the gradients of both (kernels/lora.py `activation_fn_backward`).
+    mlp = 4 * c * width / tp;
+  } else if (in.lora_rank > 0 && in.lora_all_linear) {
     const double cast_back = in.lora_bytes > c ? c : 0;
     mlp = std::max(mlp, (2 * in.lora_bytes + cast_back + c) * width / tp);
   }

@@ -44,6 +44,12 @@ struct ActivationInput {
   /// The frozen base is quantized and multiplied through bitsandbytes, whose 4- and 8-bit
   /// matmuls keep their 16-bit input for backward whether or not the weight is frozen.
   bool quantized_base_keeps_inputs = false;
+  /// The trainer runs a block's adapted projections through one fused autograd function
+  /// (axolotl's LoRA_QKV, LoRA_O and LoRA_MLP, src/axolotl/kernels/lora.py): the block keeps its
+  /// input once, the dropped copy and its mask, and a gated MLP its gate and up outputs; the
+  /// base matmuls run inside, so bitsandbytes keeps nothing of its own there. Each applies where
+  /// every projection of its block is adapted (all linear layers); the MLP's to a dense gated one.
+  bool lora_fused_qkv = false, lora_fused_o = false, lora_fused_mlp = false;
   /// torch.autocast over fp32 weights (plain mixed precision): the residual stream stays fp32,
   /// and every linear layer makes and keeps its own 16-bit copy of its input.
   bool autocast = false;

@@ -170,6 +170,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   act.lora_rank = in.lora_rank;
   act.lora_all_linear = in.lora_all_linear;
   act.lora_dropout = in.lora_dropout;
+  act.lora_fused_qkv = in.lora_fused_qkv;
+  act.lora_fused_o = in.lora_fused_o;
+  act.lora_fused_mlp = in.lora_fused_mlp;
   // DeepSpeed's engine casts the whole module to its 16-bit dtype, adapters included
   // (deepspeed/runtime/engine.py:1224-1231 at 38327e07, 0.16.5: `self.module.half()`,
   // `self.module.bfloat16()`); elsewhere PEFT keeps them in fp32.

@@ -88,6 +88,9 @@ struct TrainingInput {
   Quantization base_quant;           ///< QLoRA: the frozen base in NF4 etc.
   /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
   bool quantized_base_keeps_inputs = false;
+  /// The trainer fuses a block's adapted projections into one autograd function
+  /// (ActivationInput::lora_fused_qkv, _o, _mlp).
+  bool lora_fused_qkv = false, lora_fused_o = false, lora_fused_mlp = false;
   bool forward_only = false;         ///< a frozen reference / reward model scoring batches
   /// A value or reward model (an RL critic, a reward model): a head of one output per token
   /// (transformers' *ForTokenClassification with num_labels=1, OpenRLHF's value_head) in place

@@ -463,6 +463,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
       s.Assume("lora_dropout", "> 0",
                "TRL, litgpt and torchtune default to 0.05: each adapter keeps a dropout copy");
     in.lora_dropout = s.Number("lora_dropout").value_or(0.05) > 0;
+    in.lora_fused_qkv = s.BoolOr("lora_fused_qkv", false);
+    in.lora_fused_o = s.BoolOr("lora_fused_o", false);
+    in.lora_fused_mlp = s.BoolOr("lora_fused_mlp", false);
   }
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
   in.base_quant = quant;

@@ -323,6 +323,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         spec.workloads = TomlStrings(table->get("workload"));
         spec.when = (*table)["when"].value_or(std::string());
         spec.none = (*table)["none"].value_or(false);
+        spec.unless_written = TomlStrings(table->get("unless_written"));
         if (std::string why; !ValidCondition(spec.when, &why)) {
           *error =
               fmt::format("default {}: condition '{}' {}: {}", spec.setting, spec.when, why, where);

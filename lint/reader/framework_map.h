@@ -110,6 +110,10 @@ struct DefaultSpec {
   std::vector<std::string> workloads;
   std::string when;                        ///< a condition (lint/reader/map_condition.h)
   std::vector<DefaultVariant> variants;    ///< the first that holds wins over `value`
+  /// The default steps back where the script writes any of these settings: a framework's own
+  /// switch that turns several things on only when the user chose none of them (axolotl's
+  /// fused LoRA kernels).
+  std::vector<std::string> unless_written;
   /// `none = true`: the framework has no default for it here, though a map this one inherits
   /// does (TRL's GRPOConfig has no max_length, its SFTConfig does); nothing is assumed.
   bool none = false;

@@ -112,6 +112,12 @@ void ApplyFrameworkDefaults(const FrameworkMap& map, const std::string& entry,
             spec.workloads.end())
       continue;
     if (!ConditionHolds(spec.when, *workload)) continue;
+    if (std::any_of(spec.unless_written.begin(), spec.unless_written.end(),
+                    [&](const std::string& other) {
+                      const Setting* written = workload->Find(other);
+                      return written && written->origin != Origin::kFrameworkDefault;
+                    }))
+      continue;
     bool gpu_dependent = false;
     std::string value = ChooseDefault(spec, gpu, entry, *workload, &gpu_dependent);
     Setting setting;

@@ -166,6 +166,44 @@ TEST_CASE("bitsandbytes' quantized base keeps each linear layer's input",
   CHECK(LayerActivationBytesPerToken(m, 0, in) == 152);
 }
 
+TEST_CASE("fused LoRA functions keep a block's input once and a gated MLP's gate and up",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  ActivationInput in;
+  in.compute_bytes = 2;
+  in.frozen_base = true;
+  in.quantized_base_keeps_inputs = true;
+  in.lora_rank = 1;
+  in.lora_all_linear = true;
+  // PEFT's path: the frozen base 104, LoRA on every linear with dropout 160 + 28, bitsandbytes'
+  // inputs 40 (the cases above).
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 104 + 188 + 40);
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == (2 * 4 + 2 + 2) * 8);
+  // All three fused (axolotl's LoRA_QKV, LoRA_O, LoRA_MLP): norms 32 and attention 24 stay; each
+  // function keeps its input, the dropped copy and its mask (2 + 2 + 1 bytes): q/k/v's h=4, o's
+  // 4; LoRA_MLP its input the same way and gate and up (2 x 2 x I=8); nothing else.
+  in.lora_fused_qkv = in.lora_fused_o = in.lora_fused_mlp = true;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 56 + 5 * 4 + 5 * 4 + (5 * 4 + 32));
+  // Its backward: down's input gradient, the recomputed product, gate's and up's: 4 x 2 x 8.
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 4 * 2 * 8);
+  // The MLP alone: attention keeps PEFT's path (q, k, v and o inputs 16 x 5 + 4 adapters x 4)
+  // and bitsandbytes' inputs for it (the attention norm's output and o's input: 2 x 8).
+  in.lora_fused_qkv = in.lora_fused_o = false;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 56 + 96 + 16 + 52);
+  // A plain fc1/fc2 MLP has no fused function: the flag changes nothing there.
+  m.gated_mlp = false;
+  ActivationInput plain = in;
+  plain.lora_fused_mlp = false;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == LayerActivationBytesPerToken(m, 0, plain));
+  // Adapters on q and v only: the attention functions need all of q, k, v and o adapted.
+  m.gated_mlp = true;
+  in.lora_all_linear = false;
+  plain = in;
+  plain.lora_fused_qkv = plain.lora_fused_o = plain.lora_fused_mlp = false;
+  in.lora_fused_qkv = in.lora_fused_o = true;
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == LayerActivationBytesPerToken(m, 0, plain));
+}
+
 TEST_CASE("checkpointing keeps one hidden state per layer plus one layer live",
           "[estimator][activations]") {
   ModelArch m = Tiny();

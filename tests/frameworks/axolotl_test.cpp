@@ -166,3 +166,30 @@ TEST_CASE("the axolotl command turns expandable segments on unless the script na
   auto analyzed = AnalyzeText(kQlora, "qlora.yml");
   CHECK(Dump(Train(*analyzed), {"expandable_segments"}) == "expandable_segments=true(d)");
 }
+
+TEST_CASE("axolotl's LoRA kernels: on for LoRA unless the config chooses, 8-bit LoRA or FSDP",
+          "[frameworks]") {
+  // config.py:1901-1995 check_auto_enable_lora_kernels at 067b021c.
+  auto qlora = AnalyzeText(kQlora, "qlora.yml");
+  CHECK(Dump(Train(*qlora), {"lora_fused_qkv", "lora_fused_o", "lora_fused_mlp"}) ==
+        "lora_fused_qkv=true(d) lora_fused_o=true(d) lora_fused_mlp=true(d)");
+  // Naming one kernel keeps the config's own choice: the others stay off.
+  auto mlp_only = AnalyzeText(std::string(kQlora) + "lora_mlp_kernel: true\n", "mlp.yml");
+  CHECK(Dump(Train(*mlp_only), {"lora_fused_qkv", "lora_fused_o", "lora_fused_mlp"}) ==
+        "lora_fused_qkv=? lora_fused_o=? lora_fused_mlp=true@15:18(c)");
+  // 8-bit LoRA, remote code and FSDP keep PEFT's path.
+  for (const char* extra : {"load_in_8bit: true\nload_in_4bit: false\nadapter: lora\n",
+                            "trust_remote_code: true\n", "fsdp_version: 2\n"}) {
+    std::string text = std::string(kQlora);
+    if (std::string(extra).find("adapter") != std::string::npos) {
+      text.replace(text.find("load_in_4bit: true\n"), 19, "");
+      text.replace(text.find("adapter: qlora\n"), 15, "");
+    }
+    auto analyzed = AnalyzeText(text + extra, "other.yml");
+    INFO(extra);
+    CHECK(Dump(Train(*analyzed), {"lora_fused_mlp"}) == "lora_fused_mlp=false(d)");
+  }
+  // A full fine-tune has no adapters to fuse.
+  auto full = AnalyzeText("base_model: NousResearch/Llama-3.2-1B\nsequence_len: 2048\n", "f.yml");
+  CHECK(Dump(Train(*full), {"lora_fused_mlp"}) == "lora_fused_mlp=?");
+}
