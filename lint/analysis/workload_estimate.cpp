@@ -468,6 +468,18 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.lora_fused_mlp = s.BoolOr("lora_fused_mlp", false);
   }
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
+  // An MXFP4 checkpoint (gpt-oss) trains on bf16 weights unless the script keeps it packed:
+  // transformers' MXFP4 quantizer says it cannot train and asks for Mxfp4Config(dequantize=True)
+  // (quantizers/quantizer_mxfp4.py `def is_trainable(self) -> bool:` ... `return False`, read
+  // at 8b-is/transformers@e8c4f0b7), and dequantizes by itself wherever its kernels are missing.
+  // Measured: axolotl's gpt-oss-20b LoRA example 44 GiB, ms-swift's 42 GB, where packed weights
+  // would be 13 GiB.
+  if (quant.format == est::WeightFormat::kMxfp4 && s.BoolOr("dequantize", true)) {
+    quant = est::Quantization();
+    out->assumptions.push_back(
+        "MXFP4 weights trained dequantized to bf16 (transformers' MXFP4 quantizer cannot train; "
+        "training recipes pass Mxfp4Config(dequantize=True))");
+  }
   in.base_quant = quant;
   // bitsandbytes runs NF4 and LLM.int8 for HF, PEFT, TRL and LitGPT; torchtune uses torchao.
   const std::string library = s.String("quant_library").value_or("bitsandbytes");

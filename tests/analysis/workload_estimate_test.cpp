@@ -457,3 +457,26 @@ TEST_CASE("a serving process's weights take the dtype it loads them in", "[analy
   REQUIRE(automatic.breakdown);
   CHECK(automatic.breakdown->weights == Approx(checkpoint.breakdown->weights).epsilon(1e-6));
 }
+
+TEST_CASE("an MXFP4 checkpoint trains on bf16 weights unless the script keeps it packed",
+          "[analysis]") {
+  Catalog catalog;
+  const std::string train =
+      "CUDA_VISIBLE_DEVICES=0 swift sft --model openai/gpt-oss-20b --tuner_type lora "
+      "--target_modules all-linear "
+      "--torch_dtype bfloat16 --per_device_train_batch_size 1 --max_length 2048\n";
+  // Served, the checkpoint stays packed: about 13 GiB.
+  WorkloadEstimate served = EstimateFirst(catalog, "vllm serve openai/gpt-oss-20b\n");
+  REQUIRE(served.breakdown);
+  CHECK(est::BytesToGib(served.breakdown->weights) < 15);
+  // Trained, it is unpacked: 20.9B parameters x 2 bytes, as ms-swift's example measured (42 GB).
+  WorkloadEstimate trained = EstimateFirst(catalog, train);
+  REQUIRE(trained.breakdown);
+  CHECK(est::BytesToGib(trained.breakdown->weights) > 38);
+  CHECK(std::any_of(trained.assumptions.begin(), trained.assumptions.end(),
+                    [](const std::string& a) { return a.find("MXFP4 weights trained") == 0; }));
+  // Told it stays packed, it is priced packed.
+  WorkloadEstimate packed = EstimateFirst(catalog, "# gpulint: dequantize=false\n" + train);
+  REQUIRE(packed.breakdown);
+  CHECK(est::BytesToGib(packed.breakdown->weights) < 15);
+}
