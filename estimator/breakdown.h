@@ -34,6 +34,9 @@ struct Breakdown {
   double total_high = 0;
 
   std::string peak_phase;      ///< where the peak is: "backward", "optimizer step", ...
+  /// Why the peak's largest term is that large, in one clause ("activations: 524288 tokens x
+  /// 36 layers kept for backward, ..."), where activations or logits are it; "" otherwise.
+  std::string why;
   std::vector<Term> terms;     ///< finer ledger for the text report
   std::vector<std::string> assumptions;
 

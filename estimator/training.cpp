@@ -396,6 +396,21 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   b.terms.push_back({"activations per token per layer", activation.per_token_layer,
                      in.explain ? fmt::format("{:.0f} tokens x {} layers", tokens, share.layers)
                                 : std::string()});
+  // The clause a finding ends with: where the step's own tensors, not the model's state, are
+  // the peak's largest part, what multiplies into them.
+  if (in.explain && b.peak_phase != "optimizer step") {
+    const double state = std::max({b.weights, b.optimizer, b.gradients});
+    if (b.activations >= b.logits && b.activations > state)
+      b.why = fmt::format(
+          "activations: {:.0f} tokens x {} layers at {:.1f} KiB per token per layer, {}", tokens,
+          share.layers, activation.per_token_layer / 1024,
+          in.recompute == Recompute::kFull ? "one hidden state per layer kept (checkpointing) "
+                                             "and one layer live"
+                                           : "all kept for backward (no checkpointing)");
+    else if (b.logits > b.activations && b.logits > state && logit_count > 0)
+      b.why = fmt::format("logits: {:.0f} tokens x {:.0f} vocabulary entries at {:.0f} bytes each",
+                          logit_tokens, vocab_per_rank, b.logits / logit_count);
+  }
   return b;
 }
 

@@ -113,7 +113,7 @@ const ExprSchema& RuleSchema() {
                           "est.offloaded_gib", "est.requested_gib", "est.max_model_len"})
       s[n] = ExprType::kNumber;
     s["est.fits"] = ExprType::kBool;
-    s["est.peak_phase"] = s["est.offload_advice"] = ExprType::kString;
+    s["est.peak_phase"] = s["est.offload_advice"] = s["est.why_note"] = ExprType::kString;
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
                           "workload.model_ref", "workload.skipped", "workload.suggestions",
                           "workload.undecided", "workload.reading_decides",
@@ -335,6 +335,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "margin_gib") return Gib(e.usable_bytes - b.total_high);
       if (field == "fits") return ExprValue::Bool(e.fits);
       if (field == "peak_phase") return ExprValue::String(b.peak_phase);
+      if (field == "why_note") return ExprValue::String(b.why.empty() ? "" : "; " + b.why);
       if (field == "requested_gib")
         return b.requested > 0 ? Gib(b.requested) : ExprValue::Missing();
       if (field == "max_model_len")

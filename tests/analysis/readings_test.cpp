@@ -372,7 +372,9 @@ TEST_CASE("an error that holds under every reading says what its numbers rest on
   REQUIRE(outcome.findings.size() == 1);
   const std::string& message = outcome.findings[0].message;
   CHECK(outcome.findings[0].rule == "GL101");
-  CHECK(Has(message, " GiB); --bf16 read as mixed precision over fp32 weights"));
+  // After the breakdown, what multiplies into its largest term, then the readings.
+  CHECK(Has(message, " GiB); activations: 16384 tokens x 28 layers at "));
+  CHECK(Has(message, "(no checkpointing); --bf16 read as mixed precision over fp32 weights"));
   CHECK(Has(message, "; if it loads the model in bf16"));
   CHECK(Has(message, "; the optimizer (not on the command line) read as AdamW: "));
   // A framework's own flags have no readings: nothing is added.

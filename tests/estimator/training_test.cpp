@@ -220,6 +220,31 @@ TEST_CASE("checkpointing keeps one hidden state per layer plus one layer live",
   CHECK(EstimateActivations(m, in).stored_bytes == 4 * 4 * 16 * 2);
 }
 
+TEST_CASE("a finding can say what multiplies into the peak's largest term",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  // One token: the model's state (3,104 bytes of moments) is the peak's largest part; nothing
+  // to explain.
+  in.seq_len = 1;
+  CHECK(EstimateTraining(in).why.empty());
+  // 4096 tokens: the activations (152 bytes per token per layer) outweigh everything.
+  in.seq_len = 4096;
+  Breakdown b = EstimateTraining(in);
+  CHECK(b.why.rfind("activations: 4096 tokens x 2 layers at ", 0) == 0);
+  CHECK(b.why.find("all kept for backward (no checkpointing)") != std::string::npos);
+  in.recompute = Recompute::kFull;
+  CHECK(EstimateTraining(in).why.find("one hidden state per layer kept (checkpointing)") !=
+        std::string::npos);
+  // A 100,000-entry vocabulary: the loss's fp32 logits (12 bytes each in backward) lead.
+  m.vocab_size = 100000;
+  b = EstimateTraining(in);
+  CHECK(b.why == "logits: 4096 tokens x 100000 vocabulary entries at 12 bytes each");
+  // Explanations are words for people; the tuner's searches do without them.
+  in.explain = false;
+  CHECK(EstimateTraining(in).why.empty());
+}
+
 TEST_CASE("plain mixed precision: fp32 weights, fp32 grads, two fp32 moments",
           "[estimator][training]") {
   ModelArch m = Tiny();

@@ -92,6 +92,11 @@ TEST_CASE("seed 001: vLLM claims 90% at every TP, the 4B SFT at 16 x 32k needs t
   int exit_code = 0;
   CHECK(Rules(dir + "train_sft_h100x8.sh", &exit_code) == std::set<std::string>{"GL101"});
   CHECK(exit_code == 1);
+  // The finding says what multiplies into its largest term: 16 x 32,768 tokens through 36 layers
+  // with nothing recomputed (the demo's first screen).
+  auto lint = RunGpulint({"lint", dir + "train_sft_h100x8.sh"}, "", SourcePath(""));
+  CHECK(lint.out.find("; activations: 524288 tokens x 36 layers at ") != std::string::npos);
+  CHECK(lint.out.find("all kept for backward (no checkpointing)") != std::string::npos);
   // The fix: Ulysses over all 8 GPUs and micro-batch 1 (global batch 128 kept): each GPU holds
   // 4,096 of the 32,768 tokens, and FSDP still shards the model's state over all 8 ranks (4.0B
   // x 16 bytes / 8 = 7.5 GiB). verl refuses Ulysses without remove_padding, so that comes too.
