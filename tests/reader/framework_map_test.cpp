@@ -189,3 +189,20 @@ TEST_CASE("every built-in workload condition names a declared setting", "[reader
         }
   }
 }
+
+TEST_CASE("every built-in default steps back only for declared settings", "[reader][maps]") {
+  // A misspelled name in unless_written is a switch no script can ever write: the default
+  // would never step back (axolotl's fused LoRA kernels name lora_fused_qkv, _o, _mlp).
+  FrameworkMaps maps;
+  int checked = 0;
+  for (const FrameworkMap& header : maps.maps()) {
+    const FrameworkMap& map = maps.Loaded(header);
+    for (const DefaultSpec& d : map.defaults)
+      for (const std::string& name : d.unless_written) {
+        INFO(map.path << ": " << d.setting << " unless_written " << name);
+        CHECK(SettingTypes().count(name) == 1);
+        ++checked;
+      }
+  }
+  CHECK(checked >= 9);  // axolotl's three kernel defaults, three names each
+}
