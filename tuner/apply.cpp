@@ -9,8 +9,8 @@ ProposalEdits EditsFor(const FileAnalysis& analysis, const FrameworkMaps& maps,
   ProposalEdits out;
   for (const Change& change : proposal.changes) {
     std::string reason;
-    if (auto edit = EditSetting(analysis, maps, proposal.workload, change.setting, change.after,
-                                &reason))
+    size_t workload = change.workload == kProposalWorkload ? proposal.workload : change.workload;
+    if (auto edit = EditSetting(analysis, maps, workload, change.setting, change.after, &reason))
       out.edits.push_back(*edit);
     else
       out.not_applied.push_back(reason);

@@ -79,6 +79,7 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   // the others have asked for.
   TunerOptions tuner = given;
   if (!tuner.memo) tuner.memo = std::make_shared<WhatIfMemo>();
+  tuner.maps = &maps;
   WhatIf what_if(analysis, index, tuner.headroom, {}, tuner.memo);
   const Workload& w = what_if.workload();
   const WorkloadEstimate& e = what_if.estimate();

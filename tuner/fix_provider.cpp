@@ -35,6 +35,7 @@ FixProvider MakeTunerFixProvider(const FrameworkMaps& maps, TunerOptions options
   // The rules on one file ask for fixes on the same workloads: one memo for all of them.
   if (!options.memo) options.memo = std::make_shared<WhatIfMemo>();
   options.alternatives = false;  // a finding shows the cheapest fix only
+  options.maps = &maps;
   return [&maps, options](const FileAnalysis& analysis, size_t workload,
                           const Rule& rule) -> std::optional<Fix> {
     return AsFix(analysis, maps, ProposalForRule(analysis, maps, workload, rule, options));

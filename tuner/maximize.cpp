@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "estimator/units.h"
+#include "tuner/bounds.h"
 #include "tuner/candidates.h"
 #include "tuner/what_if.h"
 
@@ -89,6 +90,15 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     double tokens = *w.Number("max_tokens_per_gpu");
     std::vector<long> candidates = Multiples(1024, 1 << 20);
     if (options.pow2) candidates = PowersOfTwo(candidates);
+    // The budget holds the longest sequence, or the framework refuses the batch.
+    if (options.maps)
+      if (auto least = LowerBound(*options.maps, w, "max_tokens_per_gpu")) {
+        candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                        [&](long v) { return v < *least; }),
+                         candidates.end());
+        if (candidates.empty() || candidates.front() != static_cast<long>(*least))
+          candidates.insert(candidates.begin(), static_cast<long>(*least));
+      }
     long best = LargestFitting(candidates, [&](long v) {
       return what_if.Fits({{"max_tokens_per_gpu", Number(static_cast<double>(v))}});
     });
@@ -242,8 +252,10 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
     return p;
   }
   // An RL job's engines take their length from the job's own (OpenRLHF's max_len, verl's
-  // prompt + response): it moves with the training workload's context, not on its own.
-  if (serving && w.role == "rollout" && !w.Find("max_model_len") &&
+  // prompt + response), or their map bounds it by the job's: it moves with the training
+  // workload's context, not on its own.
+  const bool bounded = options.maps && LowerBound(*options.maps, w, "max_model_len");
+  if (serving && w.role == "rollout" && (bounded || !w.Find("max_model_len")) &&
       (w.Find("max_seq_len") || w.Find("max_response_len"))) {
     p.note = "its length is the job's sequence length: maximize the training workload's context";
     return p;
@@ -255,10 +267,54 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
   std::vector<long> candidates = Multiples(1024, limit);
   if (limit % 1024 != 0) candidates.push_back(limit);  // the model's own limit
   if (options.pow2) candidates = PowersOfTwo(candidates);
-  long best = LargestFitting(candidates, [&](long length) {
-    return what_if.Fits({{name, Number(static_cast<double>(length))}});
-  });
+  // A length fits when its workload fits with the bounds it moves (a token budget), and so
+  // does every other workload of the command whose bounds move (a rollout's max_model_len).
+  const RunConfig& config = analysis.read.config;
+  auto changes_for = [&](long length) {
+    std::map<std::string, std::string> values = {{name, Number(static_cast<double>(length))}};
+    std::vector<Change> bounds;
+    if (options.maps) bounds = BoundsAlongside(*options.maps, config, workload, values);
+    return std::make_pair(values, bounds);
+  };
+  auto own_values = [&](const std::map<std::string, std::string>& values,
+                        const std::vector<Change>& bounds) {
+    std::map<std::string, std::string> own = values;
+    for (const Change& c : bounds)
+      if (c.workload == workload) own[c.setting] = c.after;
+    return own;
+  };
+  auto fits = [&](long length) {
+    auto [values, bounds] = changes_for(length);
+    if (!what_if.Fits(own_values(values, bounds))) return false;
+    std::map<size_t, std::map<std::string, std::string>> others;
+    for (const Change& c : bounds)
+      if (c.workload != workload) others[c.workload][c.setting] = c.after;
+    for (auto& [other, other_values] : others) {
+      for (const auto& [setting, text] : values)
+        if (config.workloads[other].Find(setting)) other_values[setting] = text;
+      if (!WhatIf(analysis, other, options.headroom, {}, options.memo).Fits(other_values))
+        return false;
+    }
+    return true;
+  };
+  long best = LargestFitting(candidates, fits);
   Settle(what_if, candidates, best, current, name, &p);
+  if (p.changes.empty()) return p;
+  auto [values, bounds] = changes_for(std::stol(p.changes.front().after));
+  if (bounds.empty()) return p;
+  const std::map<std::string, std::string> own = own_values(values, bounds);
+  std::string moved;
+  for (Change c : bounds) {
+    moved += fmt::format(", {} {} -> {}", c.setting, c.before, c.after);
+    if (c.workload == workload)
+      c.workload = kProposalWorkload;
+    else
+      moved += fmt::format(" ({})", config.workloads[c.workload].role);
+    p.changes.push_back(c);
+  }
+  p.total_after_bytes = what_if.TotalBytes(own).value_or(p.total_before_bytes);
+  p.summary = fmt::format("{} {} -> {}{}; {}", name, p.changes.front().before,
+                          p.changes.front().after, moved, what_if.Outcome(own));
   return p;
 }
 

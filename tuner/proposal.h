@@ -3,6 +3,8 @@
 // where a value cannot be rewritten.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,12 +15,18 @@
 namespace gpulint {
 
 class WhatIfMemo;
+class FrameworkMaps;
+
+inline constexpr size_t kProposalWorkload = std::numeric_limits<size_t>::max();
 
 /// One setting's new value.
 struct Change {
   std::string setting;  ///< canonical name: micro_batch, grad_accum, grad_ckpt, ...
   std::string before;   ///< "" when the script does not set it
   std::string after;
+  /// The workload whose setting it is: the proposal's, or another its command starts (a
+  /// rollout's max_model_len that moves with the trainer's response length).
+  size_t workload = kProposalWorkload;
 };
 
 struct Proposal {
@@ -43,6 +51,9 @@ struct TunerOptions {
   /// --fit: also search the costlier change sets, for Proposal::alternatives (the fix command
   /// lists them; a finding shows only the cheapest).
   bool alternatives = true;
+  /// The flag maps, for the bounds a context change moves along (tuner/bounds.h); none are
+  /// moved without them.
+  const FrameworkMaps* maps = nullptr;
   /// Estimates shared by the searches on one file (tuner/what_if.h); each search makes its own
   /// when none is given.
   std::shared_ptr<WhatIfMemo> memo;

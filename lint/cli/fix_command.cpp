@@ -213,6 +213,7 @@ int RunFixCommandAs(const Args& args, const std::string& name) {
         return kExitUsage;
       }
       tuner.pow2 = options.pow2;
+      tuner.maps = &workspace.maps();
       tuner.keep_global_batch = !options.keep.empty();
       tuner.workload_role = options.workload;
       for (size_t w = 0; w < analysis->read.config.workloads.size(); ++w) {

@@ -373,6 +373,35 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       map->requirements.push_back(std::move(spec));
     }
   }
+  if (const toml::array* bounds = root["at_least"].as_array()) {
+    for (const toml::node& node : *bounds) {
+      const toml::table* table = node.as_table();
+      const toml::array* sum = table ? (*table)["sum"].as_array() : nullptr;
+      BoundSpec spec;
+      if (table) spec.setting = (*table)["setting"].value_or(std::string());
+      if (spec.setting.empty() || !sum || sum->empty()) {
+        *error = fmt::format("[[at_least]] needs a `setting` and a non-empty `sum` list: {}", where);
+        return false;
+      }
+      for (const toml::node& name : *sum) {
+        if (!name.is_string()) {
+          *error = fmt::format("[[at_least]] {}: `sum` lists setting names: {}", spec.setting,
+                               where);
+          return false;
+        }
+        spec.sum.push_back(name.value_or(std::string()));
+      }
+      spec.role = (*table)["workload"].value_or(std::string());
+      spec.when = (*table)["when"].value_or(std::string());
+      if (std::string why; !ValidCondition(spec.when, &why)) {
+        *error = fmt::format("[[at_least]] {}: condition '{}' {}: {}", spec.setting, spec.when,
+                             why, where);
+        return false;
+      }
+      spec.source = (*table)["source"].value_or(std::string());
+      map->bounds.push_back(std::move(spec));
+    }
+  }
   if (const toml::array* readings = root["reading"].as_array()) {
     for (const toml::node& node : *readings) {
       const toml::table* table = node.as_table();
@@ -463,6 +492,7 @@ const FrameworkMap& FrameworkMaps::Loaded(const FrameworkMap& map) const {
   slot.env = std::move(full.env);
   slot.defaults = std::move(full.defaults);
   slot.requirements = std::move(full.requirements);
+  slot.bounds = std::move(full.bounds);
   slot.readings = std::move(full.readings);
   slot.role_words = std::move(full.role_words);
   slot.builtins = std::move(full.builtins);
@@ -505,6 +535,12 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
       for (const RequirementSpec& own : heir->requirements)
         known = known || (own.when == spec.when && own.set == spec.set);
       if (!known) heir->requirements.push_back(spec);
+    }
+    for (const BoundSpec& spec : parent->bounds) {
+      bool known = false;
+      for (const BoundSpec& own : heir->bounds)
+        known = known || (own.setting == spec.setting && own.role == spec.role);
+      if (!known) heir->bounds.push_back(spec);
     }
     for (const ReadingSpec& spec : parent->readings) {
       bool known = false;

@@ -127,6 +127,18 @@ struct RequirementSpec {
   std::string source;                                    ///< where it was read
 };
 
+/// A value the framework needs at least as large as the sum of others ([[at_least]]): verl's
+/// dynamic batching packs whole sequences, so its token budget must hold the longest one
+/// (prompt + response); its rollout cuts responses at max_model_len. A change to a summed
+/// setting moves the bound with it (tuner/bounds.h): all of them or none.
+struct BoundSpec {
+  std::string setting;           ///< the bound: at least ...
+  std::vector<std::string> sum;  ///< ... the sum of these settings of the same workload
+  std::string role;              ///< the workloads it binds ("": all the map starts)
+  std::string when;              ///< a condition on the workload, as in [[requires]]
+  std::string source;            ///< the framework's line that asserts or cuts
+};
+
 /// A flag whose meaning the framework's source does not fix (a team's own entry point decides
 /// what `--bf16` does): the meaning the map gives it, and another that gpulint prices beside it.
 /// Where the two put the job on different sides of the GPU's memory, the verdict is left open
@@ -184,6 +196,7 @@ struct FrameworkMap {
   std::map<std::string, FlagSpec> env;
   std::vector<DefaultSpec> defaults;
   std::vector<RequirementSpec> requirements;  ///< [[requires]]
+  std::vector<BoundSpec> bounds;              ///< [[at_least]]
   std::vector<ReadingSpec> readings;          ///< [[reading]]
   std::vector<std::string> program_after;  ///< launcher: "--" ends its options
   /// Launcher: words after which the program starts, the last one winning (`mason.py ... --

@@ -206,3 +206,36 @@ TEST_CASE("every built-in default steps back only for declared settings", "[read
   }
   CHECK(checked >= 9);  // axolotl's three kernel defaults, three names each
 }
+
+TEST_CASE("every built-in bound names declared settings and cites its source", "[reader][maps]") {
+  // A bound over a misspelled setting is never crossed: the tuner would move the length alone
+  // and write a diff the framework cuts or refuses.
+  FrameworkMaps maps;
+  int checked = 0;
+  for (const FrameworkMap& header : maps.maps()) {
+    const FrameworkMap& map = maps.Loaded(header);
+    for (const BoundSpec& bound : map.bounds) {
+      INFO(map.path << ": [[at_least]] " << bound.setting);
+      CHECK(SettingTypes().count(bound.setting) == 1);
+      for (const std::string& name : bound.sum) CHECK(SettingTypes().count(name) == 1);
+      CHECK_FALSE(bound.source.empty());
+      ++checked;
+    }
+  }
+  CHECK(checked >= 2);  // verl's token budget and rollout length
+}
+
+TEST_CASE("an [[at_least]] without a sum is a broken map", "[reader][maps]") {
+  FrameworkMap map;
+  std::string error;
+  CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[at_least]]\nsetting = \"a\"\n",
+                                "x.toml", &map, &error));
+  CHECK(error.find("[[at_least]]") != std::string::npos);
+  CHECK(ParseFrameworkMap("[framework]\nname = \"x\"\n[[at_least]]\nsetting = \"max_model_len\"\n"
+                          "sum = [\"max_prompt_len\", \"max_response_len\"]\nworkload = "
+                          "\"rollout\"\n",
+                          "x.toml", &map, &error));
+  REQUIRE(map.bounds.size() == 1);
+  CHECK(map.bounds[0].role == "rollout");
+  CHECK(map.bounds[0].sum.size() == 2);
+}

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tests/support/analysis_helpers.h"
+#include "tuner/apply.h"
 #include "tuner/what_if.h"
 
 using namespace gpulint;
@@ -223,4 +224,59 @@ TEST_CASE("TRL GRPO's batch grows by whole groups of completions, beside its awa
   const double budget = a->analysis.estimates[0].usable_bytes * (1 - kDefaultHeadroom);
   CHECK(WhatIf(a->analysis, 0, kDefaultHeadroom).limit_bytes() ==
         Approx(budget - a->analysis.estimates[1].breakdown->total_high));
+}
+
+TEST_CASE("verl: a longer response moves the token budget and the rollout's length with it",
+          "[tuner][bounds]") {
+  // seqlen_balancing.py asserts budget >= prompt + response under dynamic batching; the rollout
+  // cuts responses at max_model_len less the prompt. Both move with the response, or nothing.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+      "actor_rollout_ref.rollout.name=vllm data.train_batch_size=64 "
+      "data.max_prompt_length=1024 data.max_response_length=1024 "
+      "actor_rollout_ref.actor.use_dynamic_bsz=True "
+      "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=4096 "
+      "actor_rollout_ref.rollout.max_model_len=2048 trainer.n_gpus_per_node=8\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  const size_t rollout = WorkloadWithRole(a->analysis, "rollout");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeContext(a->analysis, train, options);
+  const long response = After(p, "max_response_len");
+  REQUIRE(response > 3072);  // past both bounds
+  CHECK(After(p, "max_tokens_per_gpu") == 1024 + response);
+  CHECK(After(p, "max_model_len") == 1024 + response);
+  for (const Change& c : p.changes)
+    if (c.setting == "max_model_len") CHECK(c.workload == rollout);
+  // All of it is written: the budget on the actor's key, the length on the rollout's.
+  ProposalEdits edits = EditsFor(a->analysis, a->workspace->maps(), p);
+  CHECK(edits.complete());
+  CHECK(edits.edits.size() == 3);
+  // The rollout's length follows the job's: it is not searched on its own.
+  Proposal own = MaximizeContext(a->analysis, rollout, options);
+  CHECK(own.changes.empty());
+  // Without the maps (no bounds known) the length would move alone: the bounds are the maps'.
+  Proposal alone = MaximizeContext(a->analysis, train, TunerOptions{});
+  CHECK(After(alone, "max_tokens_per_gpu") == -1);
+}
+
+TEST_CASE("verl: a dynamic batch's budget never drops below the longest sequence",
+          "[tuner][bounds]") {
+  // On one GPU a 3B model's fp32 weights, gradients and AdamW states (49 GB) beside what the
+  // colocated engine keeps leave no room at any budget, and the least budget the search names
+  // is prompt + response (8192), the least verl accepts, not the 1024 of its first candidate.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct "
+      "actor_rollout_ref.rollout.name=vllm data.train_batch_size=64 "
+      "data.max_prompt_length=2048 data.max_response_length=6144 "
+      "actor_rollout_ref.actor.use_dynamic_bsz=True "
+      "actor_rollout_ref.actor.ppo_max_token_len_per_gpu=65536 trainer.n_gpus_per_node=1\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeBatch(a->analysis, train, options);
+  CHECK(p.changes.empty());
+  CHECK(p.note == "no max_tokens_per_gpu fits, not even 8192: try gpulint fix --fit");
 }

@@ -1,0 +1,191 @@
+// gpulint fix on real scripts: every verl script of the corpus that its authors ran (a verdict
+// of bench/corpus/verdicts.toml with nothing expected) is tuned with --maximize batch,
+// --maximize context and --fit on a copy, and the values it then holds must pass the checks verl
+// makes at start-up and on its first step, each below citing the line that makes it
+// (volcengine/verl at b178a3cd5, the commit rules/frameworks/verl.toml reads). What the script
+// leaves unknown is not checked. Skipped where ../shared/corpus is absent.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <toml++/toml.h>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpulint::testing::RunGpulint;
+using gpulint::testing::SourcePath;
+using gpulint::testing::TempDir;
+using nlohmann::json;
+
+const char kRepository[] = "volcengine__verl";
+
+// The scripts of the repository that ran, by the GPU their source names.
+std::map<std::string, std::vector<std::string>> RanScripts() {
+  std::map<std::string, std::vector<std::string>> by_gpu;
+  toml::table table = toml::parse_file(SourcePath("bench/corpus/verdicts.toml"));
+  for (const toml::node& node : *table["verdict"].as_array()) {
+    const toml::table& v = *node.as_table();
+    std::string file = v["file"].value_or(std::string());
+    const toml::array* expect = v["expect"].as_array();
+    if (file.rfind(std::string(kRepository) + "/", 0) != 0 || (expect && !expect->empty()))
+      continue;
+    by_gpu[v["gpu"].value_or(std::string())].push_back(file.substr(file.find('/') + 1));
+  }
+  return by_gpu;
+}
+
+// `gpulint parse` of `files`: workloads by file.
+std::map<std::string, json> Parse(const std::string& root, const std::string& gpu,
+                                  const std::vector<std::string>& files) {
+  std::vector<std::string> args = {"parse", "--isolated", "--format", "json", "--gpu", gpu};
+  args.insert(args.end(), files.begin(), files.end());
+  auto result = RunGpulint(args, "", root);
+  REQUIRE(result.exit_code == 0);
+  json parsed = json::parse(result.out);
+  std::map<std::string, json> out;
+  for (const json& file : parsed["files"]) out[file["path"].get<std::string>()] = file["workloads"];
+  return out;
+}
+
+std::optional<double> Number(const json& workload, const char* name) {
+  auto it = workload["settings"].find(name);
+  if (it == workload["settings"].end() || !(*it)["value"].is_number()) return std::nullopt;
+  return (*it)["value"].get<double>();
+}
+
+bool True(const json& workload, const char* name) {
+  auto it = workload["settings"].find(name);
+  return it != workload["settings"].end() && (*it)["value"].is_boolean() &&
+         (*it)["value"].get<bool>();
+}
+
+std::string Text(const json& workload, const char* name) {
+  auto it = workload["settings"].find(name);
+  return it != workload["settings"].end() && (*it)["value"].is_string()
+             ? (*it)["value"].get<std::string>()
+             : "";
+}
+
+// The checks verl makes on the values gpulint reads; returns how many it could make.
+int CheckAsVerl(const std::string& file, const json& workloads) {
+  int made = 0;
+  for (const json& w : workloads) {
+    if (w["framework"] != "verl") continue;
+    const std::string role = w["role"];
+    INFO(file << ": " << role << " (line " << w["line"] << ")");
+    auto prompt = Number(w, "max_prompt_len"), response = Number(w, "max_response_len");
+    if (role == "rollout") {
+      // The rollout cuts each response at max_model_len less its prompt:
+      // verl/workers/rollout/vllm_rollout/vllm_async_server.py:457
+      // `max_possible_tokens = self.config.max_model_len - len(prompt_ids)`, :475 `max_tokens =
+      // max(0, min(max_tokens, max_possible_tokens))`.
+      if (auto length = Number(w, "max_model_len"); length && prompt && response) {
+        CHECK(*length >= *prompt + *response);
+        ++made;
+      }
+      continue;
+    }
+    if (role != "train") continue;
+    auto batch = Number(w, "global_batch"), mini = Number(w, "ppo_mini_batch");
+    auto samples = Number(w, "n_samples"), per_node = Number(w, "gpus_per_node");
+    auto nodes = Number(w, "nodes");
+    if (!batch || !mini || !samples || !per_node || !nodes) continue;
+    const long gpus = static_cast<long>(*per_node * *nodes);
+    const bool megatron = Text(w, "trainer_style") == "megatron";
+    const long cp = static_cast<long>(Number(w, "cp").value_or(1));
+    const long model_parallel =
+        megatron ? static_cast<long>(Number(w, "tp").value_or(1) * Number(w, "pp").value_or(1)) * cp
+                 : cp;
+    auto micro = Number(w, "micro_batch");
+    if (True(w, "dynamic_batch")) {
+      // verl/utils/seqlen_balancing.py:382 `assert max_token_len >= max_seq_len, (` with
+      // verl/workers/actor/dp_actor.py:552 `max_token_len = self.config.ppo_max_token_len_per_gpu
+      // * self.ulysses_sequence_parallel_size`.
+      if (auto budget = Number(w, "max_tokens_per_gpu"); budget && prompt && response) {
+        CHECK(*budget * (megatron ? 1 : cp) >= *prompt + *response);
+        ++made;
+      }
+      continue;
+    }
+    // verl/utils/config.py:104-112 `minimal_bsz = megatron_dp *
+    // config.actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu` (Megatron) or `minimal_bsz =
+    // n_gpus`, `assert real_train_batch_size % minimal_bsz == 0, (`.
+    const long minimal =
+        megatron ? gpus / model_parallel * static_cast<long>(micro.value_or(1)) : gpus;
+    CHECK(static_cast<long>(*batch * *samples) % minimal == 0);
+    // verl/workers/config/actor.py:203 `if train_batch_size < self.ppo_mini_batch_size:`.
+    CHECK(*batch >= *mini);
+    // verl/workers/fsdp_workers.py:241-258: the mini-batch times n over the data-parallel ranks
+    // `should be larger than 0 after normalization` and `should be divisible by
+    // ppo_micro_batch_size_per_gpu` (megatron_workers.py the same over Megatron's DP size).
+    const long per_gpu = static_cast<long>(*mini * *samples) / (gpus / model_parallel);
+    CHECK(per_gpu > 0);
+    if (micro && per_gpu > 0) CHECK(per_gpu % static_cast<long>(*micro) == 0);
+    ++made;
+  }
+  return made;
+}
+
+// The value a maximize search moved must not have gone down.
+void CheckNotLowered(const std::string& file, const json& before, const json& after) {
+  for (const json& w : after) {
+    for (const json& b : before) {
+      if (b["role"] != w["role"] || b["line"] != w["line"]) continue;
+      for (const char* name : {"micro_batch", "max_tokens_per_gpu", "max_response_len",
+                               "max_model_len", "max_num_seqs"}) {
+        auto was = Number(b, name), is = Number(w, name);
+        INFO(file << ": " << w["role"].get<std::string>() << " " << name);
+        if (was && is) CHECK(*is >= *was);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("real scripts: verl accepts what gpulint fix writes", "[corpus][tuner]") {
+  const fs::path corpus = SourcePath("../shared/corpus");
+  if (!fs::is_directory(corpus / kRepository)) {
+    WARN("../shared/corpus is absent: the fixes on real verl scripts are not checked");
+    return;
+  }
+  const auto scripts = RanScripts();
+  size_t files = 0;
+  for (const auto& [gpu, list] : scripts) files += list.size();
+  REQUIRE(files >= 100);
+  const std::vector<std::vector<std::string>> modes = {
+      {"--maximize", "batch"}, {"--maximize", "context"}, {"--fit"}};
+  for (const auto& mode : modes) {
+    DYNAMIC_SECTION(mode.back()) {
+      TempDir dir;
+      const fs::path root = fs::path(dir.path()) / kRepository;
+      fs::copy(corpus / kRepository, root, fs::copy_options::recursive);
+      for (const auto& entry : fs::recursive_directory_iterator(root))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+      int checks = 0, changed = 0;
+      for (const auto& [gpu, list] : scripts) {
+        auto before = Parse(root.string(), gpu, list);
+        std::vector<std::string> args = {"fix", "--isolated", "--write", "--gpu", gpu};
+        args.insert(args.end(), mode.begin(), mode.end());
+        args.insert(args.end(), list.begin(), list.end());
+        auto result = RunGpulint(args, "", root.string());
+        INFO(result.err);
+        REQUIRE((result.exit_code == 0 || result.exit_code == 1));
+        auto after = Parse(root.string(), gpu, list);
+        for (const auto& [file, workloads] : after) {
+          checks += CheckAsVerl(file, workloads);
+          if (workloads != before[file]) ++changed;
+          if (mode.front() == "--maximize") CheckNotLowered(file, before[file], workloads);
+        }
+      }
+      // Most of the scripts are checked, and the tuner changed many of them.
+      CHECK(checks >= 100);
+      if (mode.front() == "--maximize") CHECK(changed >= 15);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+#include "tuner/bounds.h"
+
+#include <fmt/format.h>
+
+#include "lint/reader/map_condition.h"
+#include "lint/reader/setting_builder.h"
+
+namespace gpulint {
+namespace {
+
+// `w` with `values` applied, as the framework would then read it.
+Workload With(const Workload& w, const std::map<std::string, std::string>& values) {
+  Workload after = w;
+  for (const auto& [name, text] : values) {
+    Setting& setting = after.settings[name];
+    setting.name = name;
+    setting.value = TypedValue(name, text);
+  }
+  return after;
+}
+
+bool Binds(const BoundSpec& bound, const Workload& w) {
+  return (bound.role.empty() || bound.role == w.role) && ConditionHolds(bound.when, w);
+}
+
+// The sum the bound needs on `w`, or nullopt when a summand is unknown.
+std::optional<double> Needed(const BoundSpec& bound, const Workload& w) {
+  double sum = 0;
+  for (const std::string& name : bound.sum) {
+    std::optional<double> value = w.Number(name);
+    if (!value) return std::nullopt;
+    sum += *value;
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& config,
+                                    size_t index,
+                                    const std::map<std::string, std::string>& values) {
+  std::vector<Change> required;
+  if (index >= config.workloads.size()) return required;
+  const Workload& changed = config.workloads[index];
+  // One value written once serves several workloads (verl's log-prob passes read the actor's
+  // token budget): it is raised once, by the first workload that needs it.
+  std::vector<std::pair<std::string, size_t>> raised;  // (path, offset) of each bound raised
+  auto raised_already = [&](const Setting& setting) {
+    if (!setting.span.valid()) return false;
+    for (const auto& [path, offset] : raised)
+      if (path == setting.span.path && offset == setting.span.offset) return true;
+    return false;
+  };
+  // The changed workload first: a bound it shares is then its own change.
+  std::vector<size_t> order = {index};
+  for (size_t j = 0; j < config.workloads.size(); ++j)
+    if (j != index) order.push_back(j);
+  for (size_t j : order) {
+    const Workload& w = config.workloads[j];
+    if (w.process != changed.process || w.framework != changed.framework) continue;
+    // The values reach a sibling through the settings it shares with the changed workload
+    // (verl's data.max_response_length is every role's).
+    std::map<std::string, std::string> shared;
+    for (const auto& [name, text] : values)
+      if (j == index || w.Find(name)) shared[name] = text;
+    if (shared.empty()) continue;
+    const FrameworkMap* map = maps.Find(w.framework);
+    if (!map) continue;
+    Workload after = With(w, shared);
+    for (const BoundSpec& bound : map->bounds) {
+      if (shared.count(bound.setting) || !Binds(bound, after)) continue;
+      std::optional<double> needed = Needed(bound, after);
+      std::optional<double> current = after.Number(bound.setting);
+      if (!needed || !current || *current >= *needed) continue;
+      const Setting& setting = *w.Find(bound.setting);
+      if (raised_already(setting)) continue;
+      if (setting.span.valid()) raised.emplace_back(setting.span.path, setting.span.offset);
+      required.push_back({bound.setting, fmt::format("{}", static_cast<long>(*current)),
+                          fmt::format("{}", static_cast<long>(*needed)), j});
+    }
+  }
+  return required;
+}
+
+std::optional<double> LowerBound(const FrameworkMaps& maps, const Workload& w,
+                                 const std::string& setting) {
+  const FrameworkMap* map = maps.Find(w.framework);
+  if (!map) return std::nullopt;
+  std::optional<double> lowest;
+  for (const BoundSpec& bound : map->bounds) {
+    if (bound.setting != setting || !Binds(bound, w)) continue;
+    if (std::optional<double> needed = Needed(bound, w); needed && (!lowest || *needed > *lowest))
+      lowest = needed;
+  }
+  return lowest;
+}
+
+}  // namespace gpulint
