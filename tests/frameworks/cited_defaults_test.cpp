@@ -14,6 +14,7 @@
 // defaults that LLaMA-Factory inherits) cannot be checked here; `scripts/check-citations`
 // checks those against a full clone. Where ../shared/frameworks is absent the test says so.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -115,6 +116,7 @@ std::map<std::string, std::string> ManifestCommits(const fs::path& manifest) {
   return commits;
 }
 
+// Every sourced entry of a map: its defaults, [[requires]] and [[at_least]].
 std::vector<std::pair<std::string, std::string>> DefaultSources(const toml::table& map) {
   std::vector<std::pair<std::string, std::string>> out;  // setting, source
   const toml::table* defaults = map["defaults"].as_table();
@@ -131,6 +133,13 @@ std::vector<std::pair<std::string, std::string>> DefaultSources(const toml::tabl
     else
       add(node);
   }
+  // What a change needs alongside it, and the bounds a change moves: the framework's lines too.
+  for (const char* section : {"requires", "at_least"})
+    if (const toml::array* list = map[section].as_array())
+      for (const toml::node& n : *list)
+        if (const toml::table* t = n.as_table())
+          out.push_back({fmt::format("[[{}]] {}", section, (*t)["setting"].value_or(std::string())),
+                         (*t)["source"].value_or(std::string())});
   return out;
 }
 
