@@ -135,13 +135,14 @@ TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under Lo
   CHECK(Roles(gpulint::testing::ReadText(
             grpo + " actor_rollout_ref.actor.use_kl_loss=True actor_rollout_ref.model.lora_rank=0\n",
             &sources)) == "train rollout logprob reference ");
-  // FSDP: verl always CPU-offloads the reference (fsdp_workers.py:524-526), in bf16.
+  // FSDP: verl always CPU-offloads the reference (fsdp_workers.py:524-526), built in fp32 as
+  // the actor (its fsdp_config is the engine's: model_dtype fp32) and run in bf16.
   const gpulint::Workload* ref = WithRole(kl, "reference");
   REQUIRE(ref);
   CHECK(ref->shares_process_gpus);
   CHECK(Text(*ref, "model") == "Qwen/Qwen2.5-0.5B-Instruct");
   CHECK(Text(*ref, "offload") == "ref.param");
-  CHECK(Text(*ref, "dtype") == "bf16");
+  CHECK(Text(*ref, "dtype") == "amp-bf16");
   // Megatron: the reference's parallelism is the actor's unless ref.megatron.* sets its own.
   const std::string megatron =
       "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer "
@@ -154,6 +155,7 @@ TEST_CASE("verl keeps a reference policy for a KL loss or penalty, none under Lo
   CHECK(Text(*WithRole(same, "reference"), "tp") == "4");
   CHECK(Text(*WithRole(same, "reference"), "pp") == "2");
   CHECK(Text(*WithRole(same, "reference"), "offload") == "none");  // held on the GPU
+  CHECK(Text(*WithRole(same, "reference"), "dtype") == "bf16");    // no fp32 main params
   auto own = gpulint::testing::ReadText(
       megatron + " actor_rollout_ref.ref.megatron.tensor_model_parallel_size=2\n", &sources);
   REQUIRE(WithRole(own, "reference"));
