@@ -67,16 +67,31 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
     const FrameworkMap* map = maps.Find(w.framework);
     if (!map) continue;
     Workload after = With(w, shared);
-    for (const BoundSpec& bound : map->bounds) {
-      if (shared.count(bound.setting) || !Binds(bound, after)) continue;
-      std::optional<double> needed = Needed(bound, after);
-      std::optional<double> current = after.Number(bound.setting);
-      if (!needed || !current || *current >= *needed) continue;
-      const Setting& setting = *w.Find(bound.setting);
-      if (raised_already(setting)) continue;
-      if (setting.span.valid()) raised.emplace_back(setting.span.path, setting.span.offset);
-      required.push_back({bound.setting, fmt::format("{}", static_cast<long>(*current)),
-                          fmt::format("{}", static_cast<long>(*needed)), j});
+    // A raised bound may be another's summand (verl 0.5's prefill budget holds the rollout's
+    // max_model_len): repeat until nothing moves, each setting changed once, to the largest.
+    std::map<std::string, size_t> changed_at;  // setting -> its change in `required`
+    for (size_t pass = 0; pass <= map->bounds.size(); ++pass) {
+      bool moved = false;
+      for (const BoundSpec& bound : map->bounds) {
+        if (shared.count(bound.setting) || !Binds(bound, after)) continue;
+        std::optional<double> needed = Needed(bound, after);
+        std::optional<double> current = after.Number(bound.setting);
+        if (!needed || !current || *current >= *needed) continue;
+        const std::string value = fmt::format("{}", static_cast<long>(*needed));
+        after.settings[bound.setting].value = TypedValue(bound.setting, value);
+        moved = true;
+        if (auto at = changed_at.find(bound.setting); at != changed_at.end()) {
+          required[at->second].after = value;
+          continue;
+        }
+        const Setting& setting = *w.Find(bound.setting);
+        if (raised_already(setting)) continue;
+        if (setting.span.valid()) raised.emplace_back(setting.span.path, setting.span.offset);
+        changed_at[bound.setting] = required.size();
+        required.push_back({bound.setting, fmt::format("{}", static_cast<long>(*current)),
+                            value, j});
+      }
+      if (!moved) break;
     }
   }
   return required;

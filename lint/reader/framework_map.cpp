@@ -539,7 +539,8 @@ void FrameworkMaps::MergeParents(FrameworkMap* heir) const {
     for (const BoundSpec& spec : parent->bounds) {
       bool known = false;
       for (const BoundSpec& own : heir->bounds)
-        known = known || (own.setting == spec.setting && own.role == spec.role);
+        known = known || (own.setting == spec.setting && own.role == spec.role &&
+                          own.sum == spec.sum && own.when == spec.when);
       if (!known) heir->bounds.push_back(spec);
     }
     for (const ReadingSpec& spec : parent->readings) {

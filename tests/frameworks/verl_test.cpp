@@ -247,3 +247,53 @@ TEST_CASE("verl's trainer process allocates in expandable segments, its engine a
   REQUIRE(rollout);
   CHECK(Text(*rollout, "expandable_segments") == "?");
 }
+
+TEST_CASE("a pinned verl release is read with that release's defaults", "[frameworks]") {
+  // Read at each release tag (rules/frameworks/verl-0.6.toml, verl-0.5.toml): unpadded FSDP
+  // passes by default from 0.7 only, CUDA graphs and expandable segments from 0.6, a bf16
+  // FSDP reference and a TP-1 Megatron rollout before 0.6.
+  gpulint::SourceMap sources;
+  const std::string kl = kPpo + " actor_rollout_ref.actor.use_kl_loss=True\n";
+  auto newest = gpulint::testing::ReadText(kl, &sources);
+  REQUIRE(WithRole(newest, "train"));
+  CHECK(WithRole(newest, "train")->framework == "verl");
+  CHECK(Text(*WithRole(newest, "train"), "padding_free") == "true");
+  CHECK(Text(*WithRole(newest, "rollout"), "max_num_seqs") == "256");
+
+  auto six = gpulint::testing::ReadText("# gpulint: verl=0.6.1\n" + kl, &sources);
+  REQUIRE(WithRole(six, "train"));
+  CHECK(WithRole(six, "train")->framework == "verl-0.6");
+  CHECK(WithRole(six, "train")->release_pinned);
+  CHECK(Text(*WithRole(six, "train"), "padding_free") == "false");
+  CHECK(Text(*WithRole(six, "logprob"), "padding_free") == "false");
+  CHECK(Text(*WithRole(six, "rollout"), "max_num_seqs") == "1024");
+  CHECK(Text(*WithRole(six, "rollout"), "engine_version") == ">=0.8.5,<=0.11.0");
+  CHECK(Text(*WithRole(six, "train"), "expandable_segments") == "true");
+  CHECK(Text(*WithRole(six, "reference"), "dtype") == "amp-bf16");
+
+  auto five = gpulint::testing::ReadText("pip install verl==0.5.0\n" + kl, &sources);
+  REQUIRE(WithRole(five, "train"));
+  CHECK(WithRole(five, "train")->framework == "verl-0.5");
+  CHECK(Text(*WithRole(five, "train"), "padding_free") == "false");
+  CHECK(Text(*WithRole(five, "rollout"), "enforce_eager") == "true");
+  CHECK(Text(*WithRole(five, "rollout"), "engine_version") == "<=0.8.5");
+  CHECK(Text(*WithRole(five, "rollout"), "max_num_seqs") == "?");  // not passed: vLLM's own
+  CHECK(Text(*WithRole(five, "train"), "expandable_segments") == "false");
+  CHECK(Text(*WithRole(five, "reference"), "dtype") == "bf16");
+
+  const std::string megatron =
+      "# gpulint: verl=0.4.1\n"
+      "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer "
+      "actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct "
+      "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2\n";
+  auto four = gpulint::testing::ReadText(megatron, &sources);
+  REQUIRE(WithRole(four, "rollout"));
+  CHECK(WithRole(four, "rollout")->framework == "verl-0.5");
+  CHECK(Text(*WithRole(four, "rollout"), "rollout_tp") == "1");
+  CHECK(Text(*WithRole(four, "train"), "padding_free") == "true");  // Megatron packs always
+  CHECK(Text(*WithRole(four, "rollout"), "enable_chunked_prefill") == "false");
+
+  // A release no map models is not read with another's defaults.
+  auto three = gpulint::testing::ReadText("# gpulint: verl=0.3.0\n" + kl, &sources);
+  CHECK_FALSE(WithRole(three, "train"));
+}

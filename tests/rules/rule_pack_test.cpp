@@ -3,12 +3,14 @@
 // findings at all, and documentation examples that do (and do not) trigger it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <re2/re2.h>
 #include <set>
 #include <stdexcept>
 
+#include "lint/reader/framework_map.h"
 #include "lint/rules/rule_set.h"
 #include "tests/support/lint_helpers.h"
 #include "tests/support/process.h"
@@ -211,4 +213,27 @@ TEST_CASE("loading the rules without their docs loses nothing but the docs", "[r
     CHECK(a.severity == b.severity);
     CHECK(a.doc.what.empty());
   }
+}
+
+TEST_CASE("a rule for a framework covers every release's map of it", "[rules]") {
+  // A framework with several releases has a map each (verl, verl-0.6, verl-0.5): a rule that
+  // names one and not the others would fall silent on every pinned script.
+  FrameworkMaps maps;
+  int checked = 0;
+  for (const auto& rule : BuiltIn().rules()) {
+    for (const std::string& named : rule->frameworks) {
+      const FrameworkMap* map = maps.Find(named);
+      if (!map || map->package.empty()) continue;
+      for (const FrameworkMap& other : maps.maps()) {
+        if (other.package != map->package || other.matches.empty() ||
+            other.kind != map->kind)
+          continue;
+        INFO(rule->id << " names " << named << " but not " << other.name);
+        CHECK(std::find(rule->frameworks.begin(), rule->frameworks.end(), other.name) !=
+              rule->frameworks.end());
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 3);  // GL306's three verl maps
 }

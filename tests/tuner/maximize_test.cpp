@@ -280,3 +280,28 @@ TEST_CASE("verl: a dynamic batch's budget never drops below the longest sequence
   CHECK(p.changes.empty());
   CHECK(p.note == "no max_tokens_per_gpu fits, not even 8192: try gpulint fix --fit");
 }
+
+TEST_CASE("verl before 0.7: a longer context raises the rollout's prefill budget too",
+          "[tuner][bounds]") {
+  // vllm_rollout_spmd.py (v0.5.0:138-141) refuses max_num_batched_tokens below max_model_len,
+  // which is prompt + response when unset, under chunked prefill (on by default).
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB verl=0.5.0\n"
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+      "data.train_batch_size=64 data.max_prompt_length=1024 data.max_response_length=1024 "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 trainer.n_gpus_per_node=8\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  const size_t rollout = WorkloadWithRole(a->analysis, "rollout");
+  REQUIRE(a->analysis.read.config.workloads[train].framework == "verl-0.5");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeContext(a->analysis, train, options);
+  const long response = After(p, "max_response_len");
+  REQUIRE(response > 8192 - 1024);  // past the 8192-token default
+  CHECK(After(p, "max_num_batched_tokens") == 1024 + response);
+  for (const Change& c : p.changes)
+    if (c.setting == "max_num_batched_tokens") CHECK(c.workload == rollout);
+  ProposalEdits edits = EditsFor(a->analysis, a->workspace->maps(), p);
+  CHECK(edits.complete());  // the budget is inserted under verl's own key
+  CHECK(edits.edits.size() == 2);
+}
