@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "lint/reader/map_condition.h"
+#include <cmath>
+
+#include "lint/reader/map_bounds.h"
 #include "lint/reader/setting_builder.h"
 
 namespace gpulint {
@@ -17,21 +19,6 @@ Workload With(const Workload& w, const std::map<std::string, std::string>& value
     setting.value = TypedValue(name, text);
   }
   return after;
-}
-
-bool Binds(const BoundSpec& bound, const Workload& w) {
-  return (bound.role.empty() || bound.role == w.role) && ConditionHolds(bound.when, w);
-}
-
-// The sum the bound needs on `w`, or nullopt when a summand is unknown.
-std::optional<double> Needed(const BoundSpec& bound, const Workload& w) {
-  double sum = 0;
-  for (const std::string& name : bound.sum) {
-    std::optional<double> value = w.Number(name);
-    if (!value) return std::nullopt;
-    sum += *value;
-  }
-  return sum;
 }
 
 }  // namespace
@@ -73,11 +60,12 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
     for (size_t pass = 0; pass <= map->bounds.size(); ++pass) {
       bool moved = false;
       for (const BoundSpec& bound : map->bounds) {
-        if (shared.count(bound.setting) || !Binds(bound, after)) continue;
-        std::optional<double> needed = Needed(bound, after);
+        if (shared.count(bound.setting) || !BoundBinds(bound, after)) continue;
+        std::optional<double> needed = BoundNeeded(bound, after);
         std::optional<double> current = after.Number(bound.setting);
-        if (!needed || !current || *current >= *needed) continue;
-        const std::string value = fmt::format("{}", static_cast<long>(*needed));
+        const double factor = BoundFactor(bound, after);
+        if (!needed || !current || *current * factor >= *needed) continue;
+        const std::string value = fmt::format("{}", static_cast<long>(std::ceil(*needed / factor)));
         after.settings[bound.setting].value = TypedValue(bound.setting, value);
         moved = true;
         if (auto at = changed_at.find(bound.setting); at != changed_at.end()) {
@@ -103,9 +91,11 @@ std::optional<double> LowerBound(const FrameworkMaps& maps, const Workload& w,
   if (!map) return std::nullopt;
   std::optional<double> lowest;
   for (const BoundSpec& bound : map->bounds) {
-    if (bound.setting != setting || !Binds(bound, w)) continue;
-    if (std::optional<double> needed = Needed(bound, w); needed && (!lowest || *needed > *lowest))
-      lowest = needed;
+    if (bound.setting != setting || !BoundBinds(bound, w)) continue;
+    std::optional<double> needed = BoundNeeded(bound, w);
+    if (!needed) continue;
+    const double least = std::ceil(*needed / BoundFactor(bound, w));
+    if (!lowest || least > *lowest) lowest = least;
   }
   return lowest;
 }

@@ -1,3 +1,4 @@
+#include "lint/reader/map_bounds.h"
 #include "lint/analysis/file_analysis.h"
 
 #include <fmt/format.h>
@@ -115,6 +116,9 @@ bool AnalyzeFile(Workspace& workspace, const LoadedFile& file,
                           "gpulint.toml [generic] (" + analysis->config->generic_where + ")",
                           &workload);
     ApplyOverrides(overrides, &workload);
+    // The values as the framework will get them: which of its bounds they miss (GL307).
+    if (const FrameworkMap* map = workspace.maps().Find(workload.framework))
+      workload.unmet_bounds = UnmetBounds(*map, workload);
   }
   Reestimate(workspace, analysis);
   for (const WorkloadEstimate& estimate : analysis->estimates) {

@@ -47,6 +47,19 @@ struct Notice {
   SourceSpan span;
 };
 
+/// A bound the workload's framework keeps over its values that they miss (its map's
+/// [[at_least]]: verl's token budget under the longest sequence).
+struct UnmetBound {
+  std::string setting;  ///< max_tokens_per_gpu
+  double value = 0;     ///< as read
+  double factor = 1;    ///< what the framework multiplies it by (verl: the Ulysses size)
+  std::string factors;  ///< the settings that make the factor ("cp")
+  double needed = 0;    ///< the sum it must reach
+  std::string sum;      ///< "max_prompt_len + max_response_len"
+  bool refuses = true;  ///< the framework stops, rather than cutting
+  std::string source;   ///< the framework's line
+};
+
 struct Workload {
   std::string role;        ///< train, serve, rollout, teacher, reference, reward, critic, eval
   std::string framework;   ///< the flag map that read it ("vllm", "slime", "generic", ...)
@@ -67,6 +80,7 @@ struct Workload {
   /// `pip install`, [versions], a requirements file), so the map's defaults are that release's.
   bool release_pinned = false;
   std::vector<std::string> assumptions;  ///< defaults filled in, devices assumed, ...
+  std::vector<UnmetBound> unmet_bounds;  ///< what its framework's bounds need and it misses
 
   const Setting* Find(std::string_view name) const;
   /// The number value of a setting, or nullopt when absent or not a number.

@@ -391,7 +391,15 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         }
         spec.sum.push_back(name.value_or(std::string()));
       }
+      if (const toml::array* times = (*table)["times"].as_array())
+        for (const toml::node& name : *times) spec.times.push_back(name.value_or(std::string()));
       spec.role = (*table)["workload"].value_or(std::string());
+      spec.effect = (*table)["effect"].value_or(std::string("refuses"));
+      if (spec.effect != "refuses" && spec.effect != "cuts") {
+        *error = fmt::format("[[at_least]] {}: effect is \"refuses\" or \"cuts\", not '{}': {}",
+                             spec.setting, spec.effect, where);
+        return false;
+      }
       spec.when = (*table)["when"].value_or(std::string());
       if (std::string why; !ValidCondition(spec.when, &why)) {
         *error = fmt::format("[[at_least]] {}: condition '{}' {}: {}", spec.setting, spec.when,

@@ -128,15 +128,20 @@ struct RequirementSpec {
 };
 
 /// A value the framework needs at least as large as the sum of others ([[at_least]]): verl's
-/// dynamic batching packs whole sequences, so its token budget must hold the longest one
-/// (prompt + response); its rollout cuts responses at max_model_len. A change to a summed
-/// setting moves the bound with it (tuner/bounds.h): all of them or none.
+/// dynamic batching packs whole sequences, so its token budget (times the Ulysses size) must
+/// hold the longest one (prompt + response); its rollout cuts responses at max_model_len. A
+/// change to a summed setting moves the bound with it (tuner/bounds.h), all of them or none; a
+/// bound the framework asserts is a finding when the script's values miss it (GL307).
 struct BoundSpec {
-  std::string setting;           ///< the bound: at least ...
-  std::vector<std::string> sum;  ///< ... the sum of these settings of the same workload
-  std::string role;              ///< the workloads it binds ("": all the map starts)
-  std::string when;              ///< a condition on the workload, as in [[requires]]
-  std::string source;            ///< the framework's line that asserts or cuts
+  std::string setting;             ///< the bound: `setting` x `times` at least ...
+  std::vector<std::string> sum;    ///< ... the sum of these settings of the same workload
+  std::vector<std::string> times;  ///< factors of the bound (absent ones count 1)
+  std::string role;                ///< the workloads it binds ("": all the map starts)
+  std::string when;                ///< a condition on the workload, as in [[requires]]
+  /// "refuses": the framework stops (an assertion, a ValueError at start-up); "cuts": it runs
+  /// and truncates (no finding of its own).
+  std::string effect = "refuses";
+  std::string source;              ///< the framework's line that asserts or cuts
 };
 
 /// A flag whose meaning the framework's source does not fix (a team's own entry point decides

@@ -117,8 +117,13 @@ const ExprSchema& RuleSchema() {
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
                           "workload.model_ref", "workload.skipped", "workload.suggestions",
                           "workload.undecided", "workload.reading_decides",
-                          "workload.readings_note"})
+                          "workload.readings_note", "workload.unmet_bound",
+                          "workload.unmet_bound_sum", "workload.unmet_bound_source",
+                          "workload.unmet_bound_text"})
       s[n] = ExprType::kString;
+    for (const char* n : {"workload.unmet_bound_value", "workload.unmet_bound_factor",
+                          "workload.unmet_bound_needed"})
+      s[n] = ExprType::kNumber;
     s["workload.quant"] = ExprType::kString;
     for (const char* n : {"workload.gpus", "workload.dp", "workload.visible_devices",
                           "workload.line", "workload.tp", "workload.attention_tp",
@@ -228,6 +233,26 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return w.visible_devices > 0 ? ExprValue::Number(w.visible_devices)
                                      : ExprValue::Missing();
       if (field == "line") return ExprValue::Number(w.command_span.line);
+      // The first bound the framework asserts (its map's [[at_least]]) that the values miss.
+      if (field.rfind("unmet_bound", 0) == 0) {
+        const UnmetBound* miss = nullptr;
+        for (const UnmetBound& b : w.unmet_bounds)
+          if (b.refuses && !miss) miss = &b;
+        if (!miss) return ExprValue::Missing();
+        if (field == "unmet_bound") return ExprValue::String(miss->setting);
+        if (field == "unmet_bound_value") return ExprValue::Number(miss->value);
+        if (field == "unmet_bound_factor") return ExprValue::Number(miss->factor);
+        if (field == "unmet_bound_needed") return ExprValue::Number(miss->needed);
+        if (field == "unmet_bound_sum") return ExprValue::String(miss->sum);
+        if (field == "unmet_bound_source") return ExprValue::String(miss->source);
+        // "max_tokens_per_gpu 8192 x cp 2 is below max_prompt_len + max_response_len = 20480"
+        if (field == "unmet_bound_text")
+          return ExprValue::String(fmt::format(
+              "{} {}{} is below {} = {}", miss->setting, miss->value,
+              miss->factor > 1 ? fmt::format(" x {} {}", miss->factors, miss->factor) : "",
+              miss->sum,
+              miss->needed));
+      }
       // A rollout engine's TP is rollout_tp.
       const double tp = (w.role == "rollout" && w.Number("rollout_tp") ? w.Number("rollout_tp")
                                                                        : w.Number("tp"))

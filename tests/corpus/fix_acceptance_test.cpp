@@ -105,9 +105,10 @@ int CheckAsVerl(const std::string& file, const json& workloads) {
     if (True(w, "dynamic_batch")) {
       // verl/utils/seqlen_balancing.py:382 `assert max_token_len >= max_seq_len, (` with
       // verl/workers/actor/dp_actor.py:552 `max_token_len = self.config.ppo_max_token_len_per_gpu
-      // * self.ulysses_sequence_parallel_size`.
+      // * self.ulysses_sequence_parallel_size` (megatron_actor.py:223: times the context
+      // parallel size).
       if (auto budget = Number(w, "max_tokens_per_gpu"); budget && prompt && response) {
-        CHECK(*budget * (megatron ? 1 : cp) >= *prompt + *response);
+        CHECK(*budget * cp >= *prompt + *response);
         ++made;
       }
       continue;

@@ -297,3 +297,24 @@ TEST_CASE("a pinned verl release is read with that release's defaults", "[framew
   auto three = gpulint::testing::ReadText("# gpulint: verl=0.3.0\n" + kl, &sources);
   CHECK_FALSE(WithRole(three, "train"));
 }
+
+TEST_CASE("verl before 0.7 refuses a prefill budget below the rollout's length", "[frameworks]") {
+  // vllm_rollout_spmd.py (v0.5.0:138-141, v0.6.1:195-201): max_model_len is prompt + response
+  // unless set, and chunked prefill (on by default) needs max_num_batched_tokens (8192) to hold
+  // it. verl 0.7's server has no such check.
+  const std::string job =
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+      "data.train_batch_size=64 data.max_prompt_length=2048 data.max_response_length=8192 "
+      "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 trainer.n_gpus_per_node=8\n";
+  auto old = gpulint::testing::AnalyzeText("# gpulint: gpu=H100-80GB verl=0.6\n" + job);
+  size_t rollout = gpulint::testing::WorkloadWithRole(old->analysis, "rollout");
+  const auto& missed = old->analysis.read.config.workloads[rollout].unmet_bounds;
+  REQUIRE(missed.size() == 1);
+  CHECK(missed[0].setting == "max_num_batched_tokens");
+  CHECK(missed[0].value == 8192);
+  CHECK(missed[0].needed == 10240);
+  CHECK(missed[0].refuses);
+  auto newest = gpulint::testing::AnalyzeText("# gpulint: gpu=H100-80GB\n" + job);
+  rollout = gpulint::testing::WorkloadWithRole(newest->analysis, "rollout");
+  CHECK(newest->analysis.read.config.workloads[rollout].unmet_bounds.empty());
+}
