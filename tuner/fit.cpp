@@ -115,27 +115,45 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   };
   const bool serving = e.kind == WorkloadEstimate::Kind::kServing;
   if (!serving) {
-    bool ckpt_on = w.Bool("grad_ckpt").value_or(false) || w.Find("recompute");
-    std::vector<Change> ckpt = {{"grad_ckpt", Current(w, "grad_ckpt"), "true"}};
-    if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(1))
-      Try(what_if, 1, "enable gradient checkpointing",
-          "the same gradients for about a third more compute", ckpt, true, &options);
+    // A Megatron-core model reads its own recompute switch, not grad_ckpt (verl's Megatron
+    // workers never read enable_gradient_checkpointing): there checkpointing is selective
+    // recompute, the core attention's activations recomputed in backward, which needs no other
+    // flag (full recompute also needs a method and a layer count).
+    const bool megatron = w.String("trainer_style").value_or("") == "megatron";
+    const std::string ckpt_setting = megatron ? "recompute" : "grad_ckpt";
+    const std::string ckpt_value = megatron ? "selective" : "true";
+    const Setting* recompute = w.Find("recompute");
+    bool ckpt_on = w.Bool("grad_ckpt").value_or(false) ||
+                   (recompute && recompute->value.ToString() != "none" &&
+                    !recompute->value.ToString().empty());
+    std::vector<Change> ckpt = {{ckpt_setting, Current(w, ckpt_setting), ckpt_value}};
+    if (!ckpt_on && Expressible(maps, w, ckpt_setting) && worth(1))
+      Try(what_if, 1,
+          megatron ? "selective activation recompute" : "enable gradient checkpointing",
+          megatron ? "the same gradients; attention's activations recomputed in backward"
+                   : "the same gradients for about a third more compute",
+          ckpt, true, &options);
     // A smaller micro-batch keeps the global batch through more accumulation steps.
     TunerOptions keep = tuner;
     keep.keep_global_batch = true;
     if (worth(2))
       FromMaximize(MaximizeBatch(analysis, index, keep), {}, 2, "lower the micro-batch",
                    "the same global batch in more accumulation steps (slower)", true, &options);
-    if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(3))
-      FromMaximize(MaximizeBatch(analysis, index, keep, {{"grad_ckpt", "true"}}), ckpt, 3,
+    if (!ckpt_on && Expressible(maps, w, ckpt_setting) && worth(3))
+      FromMaximize(MaximizeBatch(analysis, index, keep, {{ckpt_setting, ckpt_value}}), ckpt, 3,
                    "enable gradient checkpointing and lower the micro-batch",
                    "the same gradients in more, slower steps", true, &options);
     // Sequence parallelism (Ulysses, context parallel) splits each sequence's activations.
     if (Expressible(maps, w, "cp") && e.model && worth(4)) {
       long cp = static_cast<long>(w.Number("cp").value_or(1));
       long heads = e.model->arch.num_attention_heads;
-      for (long next = cp * 2; next <= std::max(w.gpus, 1); next *= 2) {
-        if (heads % next != 0 || std::max(w.gpus, 1) % next != 0) continue;
+      // The sequence split shares the GPUs with tensor and pipeline parallelism: TP x PP x CP
+      // must divide them (or the framework refuses the layout, GL204).
+      const long model_parallel = static_cast<long>(w.Number("tp").value_or(1) *
+                                                    w.Number("pp").value_or(1));
+      const long gpus = std::max(w.gpus, 1);
+      for (long next = cp * 2; next * model_parallel <= gpus; next *= 2) {
+        if (heads % next != 0 || gpus % (next * model_parallel) != 0) continue;
         std::string size = fmt::format("{}", next);
         std::vector<Change> split = {{"cp", Current(w, "cp"), size}};
         Try(what_if, 4, fmt::format("sequence parallelism over {} GPUs", next),
@@ -146,10 +164,10 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
               MaximizeBatch(analysis, index, keep, {{"cp", size}}), split, 5,
               fmt::format("sequence parallelism over {} GPUs and a smaller micro-batch", next),
               "each sequence split over GPUs, the global batch in more steps", true, &options);
-        if (!ckpt_on && Expressible(maps, w, "grad_ckpt") && worth(6)) {
+        if (!ckpt_on && Expressible(maps, w, ckpt_setting) && worth(6)) {
           std::vector<Change> both = split;
           both.insert(both.end(), ckpt.begin(), ckpt.end());
-          FromMaximize(MaximizeBatch(analysis, index, keep, {{"cp", size}, {"grad_ckpt", "true"}}),
+          FromMaximize(MaximizeBatch(analysis, index, keep, {{"cp", size}, {ckpt_setting, ckpt_value}}),
                        both, 6,
                        fmt::format("checkpointing, sequence parallelism over {} GPUs and a smaller "
                                    "micro-batch",
@@ -164,12 +182,22 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
         Try(what_if, 4, fmt::format("ZeRO stage {}", next),
             "more sharding over the data-parallel GPUs (more communication)",
             {{"zero_stage", Current(w, "zero_stage"), fmt::format("{}", next)}}, false, &options);
+    // Megatron's distributed optimizer shards the fp32 main params and Adam states over the
+    // data-parallel ranks; the math is the same, its checkpoints are laid out differently.
+    if (megatron && !w.Bool("use_distributed_optimizer").value_or(false) &&
+        Expressible(maps, w, "use_distributed_optimizer") && worth(4))
+      Try(what_if, 4, "the distributed optimizer",
+          "optimizer states sharded over the data-parallel GPUs (its checkpoints differ)",
+          {{"use_distributed_optimizer", Current(w, "use_distributed_optimizer"), "true"}}, false,
+          &options);
     if (worth(7))
       FromMaximize(MaximizeContext(analysis, index, tuner), {}, 7, "shorter sequences",
                    "longer samples are truncated", true, &options);
     std::string optimizer = w.String("optimizer").value_or("adamw");
-    if ((optimizer == "adamw" || optimizer == "adam") && Expressible(maps, w, "optimizer") &&
-        worth(5))
+    // Not for Megatron-core: its --optimizer takes adam, sgd, muon, lion, soap
+    // (megatron/training/arguments.py:2913-2914), no bitsandbytes optimizer.
+    if ((optimizer == "adamw" || optimizer == "adam") && !megatron &&
+        Expressible(maps, w, "optimizer") && worth(5))
       Try(what_if, 5, "an 8-bit AdamW (bitsandbytes)",
           "optimizer states in 8 bits: a quarter of the memory, slightly different numerics",
           {{"optimizer", Current(w, "optimizer"), "adamw_8bit"}}, false, &options);

@@ -76,3 +76,33 @@ TEST_CASE("without alternatives the search stops at the cheapest option, and pic
   CHECK(Fit(a->analysis, a->workspace->maps(), 0, cheapest_only).alternatives.empty());
   CHECK_FALSE(Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{}).alternatives.empty());
 }
+
+TEST_CASE("a Megatron job is offered the distributed optimizer, not a bitsandbytes optimizer",
+          "[tuner][fit]") {
+  // Llama-3.1-8B at TP 2 on 8 H100s: Adam's fp32 states over 2-way TP alone take ~45 GiB per
+  // GPU; the distributed optimizer shards them over the 4 data-parallel ranks. Megatron's
+  // --optimizer takes adam, sgd, muon, lion or soap (arguments.py:2913-2914): no 8-bit AdamW.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+      "--micro-batch-size 1 --global-batch-size 64 --seq-length 1024 "
+      "--max-position-embeddings 8192 --bf16\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "use_distributed_optimizer=true ");
+  CHECK(p.total_after_bytes <= p.limit_bytes);
+  for (const std::string& alternative : p.alternatives)
+    CHECK(alternative.find("8-bit") == std::string::npos);
+}
+
+TEST_CASE("sequence parallelism leaves the GPUs tensor parallelism holds", "[tuner][fit]") {
+  // TP 2 on 8 GPUs: a context-parallel split of 4 fills them; 8 would need 16.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+      "--micro-batch-size 1 --global-batch-size 64 --seq-length 8192 "
+      "--max-position-embeddings 131072 --bf16 --use-distributed-optimizer\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "cp=4 ");
+  for (const std::string& alternative : p.alternatives)
+    CHECK(alternative.find("cp (not set) -> 8") == std::string::npos);
+}
