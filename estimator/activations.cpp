@@ -63,9 +63,7 @@ double FusedLoraBytesPerToken(const ModelArch& m, const FusedBlocks& fused,
   if (fused.qkv) bytes += per_input * h;
   if (fused.o) bytes += per_input * attention_out;
   if (fused.mlp) {
-    const double width = m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
-                                                                     : m.intermediate_size;
-    bytes += per_input * h + 2 * c * width;
+    bytes += per_input * h + 2 * c * m.DenseMlpWidth();
   }
   return bytes / std::max(in.tp, 1);
 }
@@ -103,9 +101,7 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
       inputs += k * (up_inputs * h + static_cast<double>(m.expert_intermediate_size));
       adapted += k * (up_linears + 1);
     } else if (!fused.mlp) {
-      const double width = m.is_moe() && m.dense_intermediate_size > 0
-                               ? m.dense_intermediate_size
-                               : m.intermediate_size;
+      const double width = m.DenseMlpWidth();
       inputs += up_inputs * h + width;
       adapted += up_linears + 1;
     }
@@ -142,8 +138,7 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
     if (m.shared_expert_intermediate_size > 0) h_sized += h;
   } else if (!fused.mlp) {
     h_sized += h;  // the MLP norm's output
-    split += m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
-                                                         : m.intermediate_size;
+    split += m.DenseMlpWidth();
   }
   return c * (h_sized / h_split + split / tp);
 }
@@ -266,8 +261,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     if (m.shared_expert_intermediate_size > 0)
       bytes += mlp_factor * c * m.shared_expert_intermediate_size / tp;
   } else {
-    double width = m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
-                                                               : m.intermediate_size;
+    double width = m.DenseMlpWidth();
     // A fused LoRA MLP keeps gate and up itself (FusedLoraBytesPerToken).
     if (!fused.mlp) bytes += dense_mlp_factor * c * width / tp;
   }
@@ -296,8 +290,7 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
   double width = m.IsMoeLayer(layer)
                      ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
                            static_cast<double>(m.expert_intermediate_size)
-                     : (m.is_moe() && m.dense_intermediate_size > 0 ? m.dense_intermediate_size
-                                                                    : m.intermediate_size);
+                     : m.DenseMlpWidth();
   // Liger's GLU writes the gradients of gate and up into their saved outputs: only the
   // product's gradient is new.
   const bool liger = in.liger_glu && m.gated_mlp && !m.IsMoeLayer(layer);

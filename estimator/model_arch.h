@@ -132,6 +132,11 @@ struct ModelArch {
   Quantization checkpoint_quant;  ///< pre-quantized checkpoint (FP8, MXFP4, AWQ, GPTQ)
 
   bool is_moe() const { return num_experts > 0; }
+  /// The MLP width of a dense layer: a MoE model's own dense width where it states one.
+  double DenseMlpWidth() const {
+    return static_cast<double>(is_moe() && dense_intermediate_size > 0 ? dense_intermediate_size
+                                                                       : intermediate_size);
+  }
   bool is_mla() const { return kv_lora_rank > 0; }
   bool IsMoeLayer(int64_t layer) const {
     return layer >= 0 && static_cast<size_t>(layer) < moe_layer.size() && moe_layer[layer];

@@ -112,9 +112,7 @@ ParamBreakdown CountParams(const ModelArch& m) {
   p.lm_head = m.tied_embeddings ? 0 : vocab * h;
   if (m.lm_head_bias) p.lm_head += vocab;
   const double attention_linear = AttentionLinear(m), attention_other = AttentionOther(m);
-  const double dense_width = m.is_moe() && m.dense_intermediate_size > 0
-                                 ? m.dense_intermediate_size
-                                 : m.intermediate_size;
+  const double dense_width = m.DenseMlpWidth();
   const double linear_attention_linear = LinearAttentionLinear(m);
   const double linear_attention_other = LinearAttentionOther(m);
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {

@@ -8,20 +8,6 @@
 #include "lint/reader/setting_builder.h"
 
 namespace gpulint {
-namespace {
-
-// `w` with `values` applied, as the framework would then read it.
-Workload With(const Workload& w, const std::map<std::string, std::string>& values) {
-  Workload after = w;
-  for (const auto& [name, text] : values) {
-    Setting& setting = after.settings[name];
-    setting.name = name;
-    setting.value = TypedValue(name, text);
-  }
-  return after;
-}
-
-}  // namespace
 
 std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& config,
                                     size_t index,
@@ -53,7 +39,7 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
     if (shared.empty()) continue;
     const FrameworkMap* map = maps.Find(w.framework);
     if (!map) continue;
-    Workload after = With(w, shared);
+    Workload after = WithValues(w, shared);
     // A raised bound may be another's summand (verl 0.5's prefill budget holds the rollout's
     // max_model_len): repeat until nothing moves, each setting changed once, to the largest.
     std::map<std::string, size_t> changed_at;  // setting -> its change in `required`
@@ -72,9 +58,9 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
           required[at->second].after = value;
           continue;
         }
-        const Setting& setting = *w.Find(bound.setting);
-        if (raised_already(setting)) continue;
-        if (setting.span.valid()) raised.emplace_back(setting.span.path, setting.span.offset);
+        const Setting* setting = w.Find(bound.setting);
+        if (!setting || raised_already(*setting)) continue;
+        if (setting->span.valid()) raised.emplace_back(setting->span.path, setting->span.offset);
         changed_at[bound.setting] = required.size();
         required.push_back({bound.setting, fmt::format("{}", static_cast<long>(*current)),
                             value, j});
@@ -83,6 +69,14 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
     }
   }
   return required;
+}
+
+bool Bounded(const FrameworkMaps& maps, const Workload& w, const std::string& setting) {
+  const FrameworkMap* map = maps.Find(w.framework);
+  if (!map) return false;
+  for (const BoundSpec& bound : map->bounds)
+    if (bound.setting == setting && BoundBinds(bound, w)) return true;
+  return false;
 }
 
 std::optional<double> LowerBound(const FrameworkMaps& maps, const Workload& w,

@@ -24,6 +24,10 @@ std::vector<Change> BoundsAlongside(const FrameworkMaps& maps, const RunConfig& 
                                     size_t index,
                                     const std::map<std::string, std::string>& values);
 
+/// Whether a bound of w's map binds its `setting`, whatever the values it sums (a rollout's
+/// max_model_len follows the job's lengths even where gpulint cannot read them).
+bool Bounded(const FrameworkMaps& maps, const Workload& w, const std::string& setting);
+
 /// The least value `setting` of workload `index` may take under its map's bounds with its
 /// current values (verl's token budget: prompt + response); nullopt when nothing bounds it.
 std::optional<double> LowerBound(const FrameworkMaps& maps, const Workload& w,

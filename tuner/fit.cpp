@@ -122,14 +122,15 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
     const bool megatron = w.String("trainer_style").value_or("") == "megatron";
     const std::string ckpt_setting = megatron ? "recompute" : "grad_ckpt";
     const std::string ckpt_value = megatron ? "selective" : "true";
+    const std::string ckpt_what =
+        megatron ? "selective activation recompute" : "enable gradient checkpointing";
     const Setting* recompute = w.Find("recompute");
     bool ckpt_on = w.Bool("grad_ckpt").value_or(false) ||
                    (recompute && recompute->value.ToString() != "none" &&
                     !recompute->value.ToString().empty());
     std::vector<Change> ckpt = {{ckpt_setting, Current(w, ckpt_setting), ckpt_value}};
     if (!ckpt_on && Expressible(maps, w, ckpt_setting) && worth(1))
-      Try(what_if, 1,
-          megatron ? "selective activation recompute" : "enable gradient checkpointing",
+      Try(what_if, 1, ckpt_what,
           megatron ? "the same gradients; attention's activations recomputed in backward"
                    : "the same gradients for about a third more compute",
           ckpt, true, &options);
@@ -141,7 +142,7 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
                    "the same global batch in more accumulation steps (slower)", true, &options);
     if (!ckpt_on && Expressible(maps, w, ckpt_setting) && worth(3))
       FromMaximize(MaximizeBatch(analysis, index, keep, {{ckpt_setting, ckpt_value}}), ckpt, 3,
-                   "enable gradient checkpointing and lower the micro-batch",
+                   ckpt_what + " and lower the micro-batch",
                    "the same gradients in more, slower steps", true, &options);
     // Sequence parallelism (Ulysses, context parallel) splits each sequence's activations.
     if (Expressible(maps, w, "cp") && e.model && worth(4)) {

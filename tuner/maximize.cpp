@@ -254,7 +254,7 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
   // An RL job's engines take their length from the job's own (OpenRLHF's max_len, verl's
   // prompt + response), or their map bounds it by the job's: it moves with the training
   // workload's context, not on its own.
-  const bool bounded = options.maps && LowerBound(*options.maps, w, "max_model_len");
+  const bool bounded = options.maps && Bounded(*options.maps, w, "max_model_len");
   if (serving && w.role == "rollout" && (bounded || !w.Find("max_model_len")) &&
       (w.Find("max_seq_len") || w.Find("max_response_len"))) {
     p.note = "its length is the job's sequence length: maximize the training workload's context";

@@ -10,12 +10,9 @@ std::vector<Change> RequiredAlongside(const FrameworkMaps& maps, const Workload&
   std::vector<Change> required;
   const FrameworkMap* map = maps.Find(w.framework);
   if (!map || map->requirements.empty()) return required;
-  Workload after = w;
-  for (const Change& change : changes) {
-    Setting& setting = after.settings[change.setting];
-    setting.name = change.setting;
-    setting.value = TypedValue(change.setting, change.after);
-  }
+  std::map<std::string, std::string> values;
+  for (const Change& change : changes) values[change.setting] = change.after;
+  const Workload after = WithValues(w, values);
   for (const RequirementSpec& requirement : map->requirements) {
     if (ConditionHolds(requirement.when, w) || !ConditionHolds(requirement.when, after)) continue;
     for (const auto& [name, value] : requirement.set) {

@@ -391,8 +391,16 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         }
         spec.sum.push_back(name.value_or(std::string()));
       }
-      if (const toml::array* times = (*table)["times"].as_array())
-        for (const toml::node& name : *times) spec.times.push_back(name.value_or(std::string()));
+      if (const toml::array* times = (*table)["times"].as_array()) {
+        for (const toml::node& name : *times) {
+          if (!name.is_string()) {
+            *error = fmt::format("[[at_least]] {}: `times` lists setting names: {}",
+                                 spec.setting, where);
+            return false;
+          }
+          spec.times.push_back(name.value_or(std::string()));
+        }
+      }
       spec.role = (*table)["workload"].value_or(std::string());
       spec.effect = (*table)["effect"].value_or(std::string("refuses"));
       if (spec.effect != "refuses" && spec.effect != "cuts") {

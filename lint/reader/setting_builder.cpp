@@ -28,6 +28,16 @@ Value TypedValue(const std::string& name, const std::string& text) {
   return Value::String(text);
 }
 
+Workload WithValues(const Workload& w, const std::map<std::string, std::string>& values) {
+  Workload after = w;
+  for (const auto& [name, text] : values) {
+    Setting& setting = after.settings[name];
+    setting.name = name;
+    setting.value = TypedValue(name, text);
+  }
+  return after;
+}
+
 std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value, bool negated,
                                          const SourceSpan& flag_span, bool config_origin,
                                          const SourceMap& sources) {

@@ -1,6 +1,7 @@
 // Turns the text of a flag's value (with its provenance) into a typed canonical setting.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -27,5 +28,9 @@ std::optional<BuiltSetting> BuildSetting(const FlagSpec& spec, const Text* value
 
 /// A typed value from text for setting `name` (rules/settings.toml decides the type).
 Value TypedValue(const std::string& name, const std::string& text);
+
+/// `w` with `values` (setting -> text) set as a change would set them: what the framework would
+/// read after it (the tuner's bounds and [[requires]]).
+Workload WithValues(const Workload& w, const std::map<std::string, std::string>& values);
 
 }  // namespace gpulint

@@ -231,6 +231,10 @@ TEST_CASE("an [[at_least]] without a sum is a broken map", "[reader][maps]") {
   CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[at_least]]\nsetting = \"a\"\n",
                                 "x.toml", &map, &error));
   CHECK(error.find("[[at_least]]") != std::string::npos);
+  CHECK_FALSE(ParseFrameworkMap("[framework]\nname = \"x\"\n[[at_least]]\nsetting = \"a\"\n"
+                                "sum = [\"b\"]\ntimes = [2]\n",
+                                "x.toml", &map, &error));
+  CHECK(error.find("`times` lists setting names") != std::string::npos);
   CHECK(ParseFrameworkMap("[framework]\nname = \"x\"\n[[at_least]]\nsetting = \"max_model_len\"\n"
                           "sum = [\"max_prompt_len\", \"max_response_len\"]\nworkload = "
                           "\"rollout\"\n",

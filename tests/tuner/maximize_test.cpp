@@ -305,3 +305,22 @@ TEST_CASE("verl before 0.7: a longer context raises the rollout's prefill budget
   CHECK(edits.complete());  // the budget is inserted under verl's own key
   CHECK(edits.edits.size() == 2);
 }
+
+TEST_CASE("verl: a rollout whose length a bound ties to the job's is never searched alone",
+          "[tuner][bounds]") {
+  // The response length is past any number a framework takes (GL006, unknown): the rollout's
+  // written max_model_len still follows the job's lengths, so it is left for the trainer's
+  // context search, not raised on its own past what the job writes.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct "
+      "data.train_batch_size=64 data.max_prompt_length=1024 "
+      "data.max_response_length=99999999999999999999999999 "
+      "actor_rollout_ref.rollout.max_model_len=2048\n");
+  const size_t rollout = WorkloadWithRole(a->analysis, "rollout");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeContext(a->analysis, rollout, options);
+  CHECK(p.changes.empty());
+  CHECK(p.note.find("job's sequence length") != std::string::npos);
+}
