@@ -14,21 +14,26 @@ enum class Precision {
   kFp32,     ///< everything fp32, fp32 activations
 };
 
-enum class Optimizer {
-  kAdamW,          ///< two moments in the state dtype
-  kAdamW8bit,      ///< bitsandbytes: two 8-bit moments (+ small absmax)
-  kPagedAdamW,     ///< bitsandbytes paged 32-bit: like AdamW, pageable under pressure
-  kPagedAdamW8bit,
-  kAdafactor,      ///< factored second moment: a row and a column vector per matrix
-  kSgd,            ///< no state
-  kLion,           ///< one moment
+/// An optimizer as memory sees it: the per-parameter states it keeps and where they live.
+/// Default-constructed it is torch.optim.AdamW.
+struct Optimizer {
+  const char* name = "adamw";
+  int moments = 2;          ///< states of the parameter's size (AdamW: exp_avg, exp_avg_sq)
+  int state_bits = 0;       ///< 0: the run's state dtype (MasterBytes); else 32, 8 or 4 bits
+  int scale_block = 0;      ///< quantized states: elements per fp32 scale (absmax)
+  bool factored = false;    ///< Adafactor: a row and a column vector per matrix, not a moment
+  bool paged = false;       ///< bitsandbytes paged: CUDA unified memory, outside torch's allocator
+  bool foreach_temporary = true;  ///< torch.optim's foreach step makes one state-sized temporary
 };
 
 /// Parses dtype settings ("bf16", "amp-bf16", "fp32", "bfloat16", "float16", ...).
 bool ParsePrecision(const std::string& text, Precision* precision);
+/// Parses an optimizer as the frameworks name it: transformers' OptimizerNames (which
+/// LLaMA-Factory, axolotl, ms-swift and TRL pass through) and the canonical names the flag maps
+/// translate theirs to ("adamw", "adamw_8bit", "paged_adamw", "lion", ...). False for a name
+/// whose states gpulint does not know; the caller says so.
 bool ParseOptimizer(const std::string& text, Optimizer* optimizer);
 const char* PrecisionName(Precision precision);
-const char* OptimizerName(Optimizer optimizer);
 
 /// Bytes per element of activations and of the compute copy of weights.
 double ComputeBytes(Precision precision);
@@ -37,6 +42,6 @@ double MasterBytes(Precision precision);
 /// Whether the run keeps a separate fp32 master copy next to 16-bit compute weights.
 bool HasMasterCopy(Precision precision);
 /// Optimizer state bytes per trainable parameter (moments only, not the master copy).
-double OptimizerStateBytes(Optimizer optimizer, Precision precision, double hidden_size);
+double OptimizerStateBytes(const Optimizer& optimizer, Precision precision, double hidden_size);
 
 }  // namespace gpulint::est

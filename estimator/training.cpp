@@ -299,8 +299,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // bitsandbytes paged optimizers keep their states in CUDA unified memory, outside PyTorch's
   // allocator: torch's counters do not see them, and the driver pages them out to the CPU when
   // the GPU fills up, so they take what is free and never cause an out-of-memory error.
-  const bool paged = in.optimizer == Optimizer::kPagedAdamW ||
-                     in.optimizer == Optimizer::kPagedAdamW8bit;
+  const bool paged = in.optimizer.paged;
   const double paged_states = paged ? states : 0;
   const double allocator_states = states - paged_states;
   const bool grads_persistent =
@@ -340,7 +339,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // moment, one state-sized tensor) on frameworks that step with torch.optim.
   double step_temporary = 0;
   if (!in.forward_only && in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
-      in.optimizer == Optimizer::kAdamW)
+      in.optimizer.foreach_temporary)
     step_temporary = states / 2;
   const double phase_step = persistent + grads + step_temporary;
 

@@ -54,7 +54,7 @@ struct TrainingInput {
   double logit_tokens_per_sequence = 0;
   int grad_accum = 1;
   Precision precision = Precision::kAmpBf16;
-  Optimizer optimizer = Optimizer::kAdamW;
+  Optimizer optimizer;  // AdamW
   bool optimizer_in_backward = false;
   TrainerStyle style = TrainerStyle::kPlain;
   Sharding sharding = Sharding::kNone;

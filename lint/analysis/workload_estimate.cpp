@@ -332,7 +332,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   std::string optimizer = s.StringOr("optimizer", "adamw", "the common default");
   if (!est::ParseOptimizer(optimizer, &in.optimizer)) {
     out->assumptions.push_back(fmt::format("optimizer '{}' is not known: adamw assumed", optimizer));
-    in.optimizer = est::Optimizer::kAdamW;
+    in.optimizer = est::Optimizer();
   }
   in.optimizer_in_backward = s.BoolOr("optimizer_in_bwd", false);
 

@@ -136,7 +136,10 @@ est::TrainingInput PickTraining(FuzzedDataProvider& in, const est::ModelArch* ar
   t.tokens_per_micro_batch = in.ConsumeBool() ? 0 : static_cast<double>(Size(in, 1, kIntMax));
   t.grad_accum = static_cast<int>(Size(in, 1, kIntMax));
   t.precision = PickEnum(in, est::Precision::kFp32);
-  t.optimizer = PickEnum(in, est::Optimizer::kLion);
+  static const char* const kOptimizers[] = {"adamw", "adamw_8bit", "paged_adamw_8bit",
+                                            "adamw_torch_4bit", "lion", "ademamix", "adafactor",
+                                            "sgd"};
+  est::ParseOptimizer(kOptimizers[in.ConsumeIntegralInRange<size_t>(0, 7)], &t.optimizer);
   t.optimizer_in_backward = in.ConsumeBool();
   t.style = PickEnum(in, est::TrainerStyle::kMegatron);
   t.sharding = PickEnum(in, est::Sharding::kParameters);
