@@ -170,10 +170,19 @@ AttentionWidths WidthsOf(const ModelArch& m) {
 //  - the chunk-local matrix A, [T, Hv, 64] in the inputs' dtype (chunk_fwd.py 385): 64c Hv;
 //  - the gated norm's inputs (the kernel's output and z) and out_proj's input: 3c x V.
 // A frozen out_proj keeps no input. Unmeasured: no H100 run of these layers yet.
+//
+// A Mamba-2 layer on the mamba_ssm path (transformers' cuda_kernels_forward calls
+// mamba_split_conv1d_scan_combined; mamba_ssm ops/triton/ssd_combined.py, whose forward at its
+// default checkpoint_lvl 1 saves in_proj's output zxbcdt and the norm's fp32 rstd per group, and
+// recomputes the convolution, the scan's output and out_proj's input in backward): c x (z + x, B,
+// C + dt) + 4 x groups. transformers' torch_forward fallback, without mamba_ssm, materializes
+// chunk x chunk matrices per head and is not priced. Unmeasured.
 double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const ModelArch::LinearAttention& l = m.linear;
   const double c = in.compute_bytes;
   const double heads = static_cast<double>(l.value_heads);
+  if (l.kind == ModelArch::LinearAttention::Kind::kMamba2)
+    return c * (l.ValueWidth() + l.ConvWidth() + heads) + 4.0 * l.key_heads;
   const double value_inputs = in.frozen_base ? 2 : 3;
   return c * (2 * l.ConvWidth() + 2 * heads * l.key_head_dim + value_inputs * l.ValueWidth()) +
          (c + 12) * heads + 8 * heads + 64 * c * heads;
@@ -182,8 +191,16 @@ double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& i
 // Its backward holds the gradients of the convolution's input and output and of z at once, and
 // fla's backward recomputes the chunk states h, one Dk x Dv matrix per value head per 64 tokens,
 // with their gradients (chunk.py 126-250).
+// Mamba-2's backward recomputes the convolution and the scan's output beside the gradient of
+// zxbcdt and of the scan's output, with fp32 chunk states per 256 tokens (mamba_chunk_size).
 double LinearAttentionBackwardBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const ModelArch::LinearAttention& l = m.linear;
+  if (l.kind == ModelArch::LinearAttention::Kind::kMamba2) {
+    const double zxbcdt = l.ValueWidth() + l.ConvWidth() + static_cast<double>(l.value_heads);
+    const double states =
+        static_cast<double>(l.value_heads) * l.key_head_dim * l.value_head_dim / 256;
+    return in.compute_bytes * (2 * zxbcdt + l.ConvWidth() + 2 * l.ValueWidth()) + 8 * states;
+  }
   const double states = static_cast<double>(l.value_heads) * l.key_head_dim * l.value_head_dim / 64;
   return in.compute_bytes * (2 * l.ConvWidth() + l.ValueWidth() + 2 * states);
 }
@@ -222,10 +239,12 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   // The attention norm feeds q, k and v (MLA: the q and kv down-projections); the MLP norm feeds
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
-  // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a.
+  // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a; a
+  // Mamba-2 layer's its one in_proj.
   const bool linear = m.IsLinearAttentionLayer(layer);
   const FusedBlocks fused = FusedOf(m, layer, in);
-  const double attention_readers = linear ? 4 : m.is_mla() ? 2 : 3;
+  const bool mamba = m.linear.kind == ModelArch::LinearAttention::Kind::kMamba2;
+  const double attention_readers = linear ? (mamba ? 1 : 4) : m.is_mla() ? 2 : 3;
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
   double norms = m.norms_per_layer == 1

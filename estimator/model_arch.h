@@ -108,21 +108,32 @@ struct ModelArch {
   /// (Qwen3-Next and Qwen3.5 full-attention layers: `attn_output_gate`).
   bool attention_output_gate = false;
 
-  // Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5). Such a layer keeps no KV cache but a
-  // fixed state per sequence: the last conv_kernel - 1 inputs of its causal convolution and one
-  // key_head_dim x value_head_dim matrix per value head.
+  // Linear attention: a layer that keeps no KV cache but a fixed state per sequence, the last
+  // conv_kernel - 1 inputs of its causal convolution and one key_head_dim x value_head_dim matrix
+  // per value head. Two kinds share that shape:
+  //  - Gated DeltaNet (Qwen3-Next, Qwen3.5): q, k and v heads; in_proj also writes two gates per
+  //    value head (b and a), a gated RMSNorm over one head's width;
+  //  - Mamba-2 (Granite 4.0 H): key_heads = n_groups and key_head_dim = d_state (B and C),
+  //    value_heads = n_heads and value_head_dim = d_head (x); in_proj writes one dt per head, and
+  //    the layer holds dt_bias, A_log and D per head and a gated RMSNorm over the whole width.
   struct LinearAttention {
+    enum class Kind { kGatedDeltaNet, kMamba2 };
     int64_t key_heads = 0;
     int64_t value_heads = 0;
     int64_t key_head_dim = 0;
     int64_t value_head_dim = 0;
     int64_t conv_kernel = 0;
+    bool conv_bias = false;  ///< the convolution's bias (Mamba-2's mamba_conv_bias)
+    bool proj_bias = false;  ///< in_proj and out_proj biases (Mamba-2's mamba_proj_bias)
+    Kind kind = Kind::kGatedDeltaNet;
     double KeyWidth() const { return static_cast<double>(key_heads) * key_head_dim; }
     double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
-    /// Channels of the causal convolution: q, k and v side by side.
+    /// Channels of the causal convolution: q, k and v (B, C and x) side by side.
     double ConvWidth() const { return 2 * KeyWidth() + ValueWidth(); }
+    /// in_proj outputs per value head beside q, k, v and z: b and a, or Mamba-2's dt.
+    double GatesPerHead() const { return kind == Kind::kMamba2 ? 1 : 2; }
   } linear;
-  std::vector<bool> linear_attention_layer;  ///< per layer: Gated DeltaNet instead of attention
+  std::vector<bool> linear_attention_layer;  ///< per layer: linear attention instead of attention
 
   VisionTower vision;
   /// Multi-token-prediction layers a checkpoint ships beside the model (`mtp_num_hidden_layers`):

@@ -22,18 +22,28 @@ double AttentionLinear(const ModelArch& m) {
 
 // Gated DeltaNet (modeling_qwen3_5.py 445-509 at transformers 2da00a3c; Qwen3-Next fuses the same
 // projections as in_proj_qkvz and in_proj_ba): q, k and v (in_proj_qkv), the output gate z,
-// beta and the decay input a (one per value head each), and out_proj.
+// beta and the decay input a (one per value head each), and out_proj. Mamba-2
+// (modeling_granitemoehybrid.py 400-430 at 2da00a3c): one in_proj of z, x, B, C and dt per head
+// (projection_size = intermediate + conv_dim + num_heads), and out_proj.
 double LinearAttentionLinear(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   const double h = m.hidden_size;
-  return h * (l.ConvWidth() + l.ValueWidth() + 2.0 * l.value_heads) + l.ValueWidth() * h;
+  const double in_width = l.ConvWidth() + l.ValueWidth() + l.GatesPerHead() * l.value_heads;
+  return h * in_width + l.ValueWidth() * h;
 }
 
-// Its depthwise causal convolution (no bias), dt_bias and A_log per value head, and the gated
-// RMSNorm over value_head_dim.
+// Its depthwise causal convolution, the per-head parameters (dt_bias and A_log; Mamba-2 adds D),
+// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2)
+// and the biases a Mamba-2 config switches on.
 double LinearAttentionOther(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
-  return l.ConvWidth() * l.conv_kernel + 2.0 * l.value_heads + l.value_head_dim;
+  const bool mamba = l.kind == ModelArch::LinearAttention::Kind::kMamba2;
+  double other = l.ConvWidth() * l.conv_kernel + (mamba ? 3.0 : 2.0) * l.value_heads +
+                 (mamba ? l.ValueWidth() : static_cast<double>(l.value_head_dim));
+  if (l.conv_bias) other += l.ConvWidth();
+  if (l.proj_bias)
+    other += l.ConvWidth() + l.ValueWidth() + l.GatesPerHead() * l.value_heads + m.hidden_size;
+  return other;
 }
 
 double AttentionOther(const ModelArch& m) {

@@ -85,6 +85,7 @@ json Flatten(const json& config) {
       {"moe_num_experts", "num_experts"},             // ERNIE 4.5 MoE
       {"moe_k", "num_experts_per_tok"},
       {"moe_num_shared_experts", "n_shared_experts"},
+      {"shared_intermediate_size", "shared_expert_intermediate_size"},  // Granite MoE
   };
   for (const auto& [old_key, new_key] : kAliases)
     if (flat.contains(old_key) && !flat.contains(new_key) && !flat[old_key].is_null())
@@ -153,6 +154,13 @@ constexpr FieldRange kFieldRanges[] = {
     {"linear_conv_kernel_dim", 0, 64},
     {"full_attention_interval", 0, 4096},
     {"mtp_num_hidden_layers", 0, 64},
+    {"mamba_n_heads", 0, 1 << 16},
+    {"mamba_n_groups", 0, 1 << 16},
+    {"mamba_d_state", 0, 1 << 16},
+    {"mamba_d_head", 0, 1 << 16},
+    {"mamba_d_conv", 0, 64},
+    {"mamba_expand", 0, 64},
+    {"shared_intermediate_size", 0, 1 << 24},
 };
 
 bool CheckRanges(const json& flat, const std::string& where, std::string* error) {
@@ -228,6 +236,9 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.fused_experts = Bool(t, "fused_experts", false);
   arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
   if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
+  // A dense model whose one MLP has its own key (Granite 4.0's shared_mlp).
+  if (std::string key = String(t, "dense_model_mlp_key"); !arch.is_moe() && !key.empty())
+    if (int64_t width = Int(flat, key.c_str()); width > 0) arch.intermediate_size = width;
   if (arch.is_moe()) {
     if (Bool(t, "shared_expert_from_intermediate_size", false))
       arch.shared_expert_intermediate_size = arch.intermediate_size;
@@ -318,6 +329,49 @@ void ReadAttentionWindows(const json& flat, est::ModelArch& arch) {
 // Gated DeltaNet layers (Qwen3-Next, Qwen3.5): `layer_types` names them "linear_attention";
 // without it the configuration classes put full attention on every full_attention_interval-th
 // layer (configuration_qwen3_5.py 107-111 at transformers 2da00a3c: default 4).
+// Whether the model type's linear layers are Mamba-2 (catalog/architectures.toml `mamba2`).
+bool HasMamba2(const json& flat) {
+  const json& traits = ArchitectureTraits();
+  std::string type = String(flat, "text_model_type");
+  if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
+  return traits.contains(type) && Bool(traits[type], "mamba2", false);
+}
+
+// Mamba-2 layers (Granite 4.0 H, granitemoehybrid): `layer_types` names them "mamba", and
+// without it every layer is one (configuration_granitemoehybrid.py 110-111 at transformers
+// 2da00a3c). Absent mamba_* keys take that class's defaults (86-97: 128 heads, 1 group, state
+// 256, head "auto" = expand x hidden / heads, kernel 4, expand 2, conv bias on, proj bias off).
+// False with `error` set where the widths disagree, which transformers refuses too (122).
+bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
+  est::ModelArch::LinearAttention& l = arch.linear;
+  l.kind = est::ModelArch::LinearAttention::Kind::kMamba2;
+  const int64_t expand = Int(flat, "mamba_expand", 2);
+  const int64_t inner = expand * arch.hidden_size;
+  l.value_heads = Int(flat, "mamba_n_heads", 128);
+  l.key_heads = Int(flat, "mamba_n_groups", 1);
+  l.key_head_dim = Int(flat, "mamba_d_state", 256);
+  l.value_head_dim = Int(flat, "mamba_d_head", l.value_heads > 0 ? inner / l.value_heads : 0);
+  l.conv_kernel = Int(flat, "mamba_d_conv", 4);
+  l.conv_bias = Bool(flat, "mamba_conv_bias", true);
+  l.proj_bias = Bool(flat, "mamba_proj_bias", false);
+  if (l.value_heads <= 0 || l.key_heads <= 0 || l.key_head_dim <= 0 || l.value_head_dim <= 0 ||
+      l.value_heads * l.value_head_dim != inner) {
+    *error = fmt::format(
+        "mamba_n_heads {} x mamba_d_head {} is not mamba_expand {} x hidden_size {}", l.value_heads,
+        l.value_head_dim, expand, arch.hidden_size);
+    return false;
+  }
+  auto types = flat.find("layer_types");
+  const bool listed = types != flat.end() && types->is_array();
+  arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), true);
+  if (listed)
+    for (int64_t layer = 0; layer < arch.num_layers; ++layer)
+      arch.linear_attention_layer[static_cast<size_t>(layer)] =
+          static_cast<size_t>(layer) >= types->size() ||
+          (*types)[static_cast<size_t>(layer)] == "mamba";
+  return true;
+}
+
 void ReadLinearAttention(const json& flat, est::ModelArch& arch) {
   est::ModelArch::LinearAttention& l = arch.linear;
   l.key_heads = Int(flat, "linear_num_key_heads");
@@ -491,7 +545,14 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   // every estimate of it print the guess among its assumptions.
   if (!ApplyTraits(flat, a, e.uncertain_fields)) e.confidence = "low";
   ReadAttentionWindows(flat, a);
-  ReadLinearAttention(flat, a);
+  if (HasMamba2(flat)) {
+    if (!ReadMamba2(flat, a, error)) {
+      *error += ": " + where;
+      return false;
+    }
+  } else {
+    ReadLinearAttention(flat, a);
+  }
   ReadVision(flat, a);
   a.mtp_layers = Int(flat, "mtp_num_hidden_layers");
   ReadQuantization(flat, a, e.uncertain_fields);
@@ -533,7 +594,8 @@ constexpr const char* kTableKeys[] = {
     "sliding_window_pattern", "quantization_config", "attn_output_gate",
     "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
     "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
-    "mtp_num_hidden_layers",
+    "mtp_num_hidden_layers", "mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_head",
+    "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
@@ -554,7 +616,7 @@ bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
          a.linear.value_heads == b.linear.value_heads &&
          a.linear.key_head_dim == b.linear.key_head_dim &&
          a.linear.value_head_dim == b.linear.value_head_dim &&
-         a.linear.conv_kernel == b.linear.conv_kernel &&
+         a.linear.conv_kernel == b.linear.conv_kernel && a.linear.kind == b.linear.kind &&
          a.checkpoint_quant.format == b.checkpoint_quant.format &&
          a.checkpoint_quant.group_size == b.checkpoint_quant.group_size &&
          a.checkpoint_quant.exclusions.attention == b.checkpoint_quant.exclusions.attention;

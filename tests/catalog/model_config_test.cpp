@@ -188,6 +188,53 @@ TEST_CASE("a quantizer's exclusion of attention norms keeps the projections quan
   CHECK(excludes_attention(R"("re:.*self_attn.*")"));
 }
 
+TEST_CASE("Granite 4.0 H: Mamba-2 layers where layer_types says mamba, its MLP from its own key",
+          "[catalog][model_config]") {
+  const std::string shape =
+      R"("model_type":"granitemoehybrid","hidden_size":64,"num_hidden_layers":4,
+         "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":32,
+         "shared_intermediate_size":96,"num_local_experts":0,"num_experts_per_tok":0,
+         "vocab_size":100,"tie_word_embeddings":true,"mamba_n_heads":8,"mamba_d_head":16,
+         "mamba_d_state":32,"mamba_n_groups":1,"mamba_d_conv":4,"mamba_expand":2)";
+  ModelEntry e =
+      FromJson(R"({"layer_types":["mamba","attention","mamba","mamba"],)" + shape + "}");
+  CHECK(e.arch.linear.kind == gpulint::est::ModelArch::LinearAttention::Kind::kMamba2);
+  CHECK(e.arch.linear_attention_layer == std::vector<bool>{true, false, true, true});
+  CHECK(e.arch.linear.value_heads == 8);
+  CHECK(e.arch.linear.key_head_dim == 32);  // d_state
+  CHECK(e.arch.linear.conv_bias);           // the configuration class's default
+  CHECK_FALSE(e.arch.linear.proj_bias);
+  // Dense: every layer's MLP is shared_mlp, shared_intermediate_size wide, not intermediate_size.
+  CHECK_FALSE(e.arch.is_moe());
+  CHECK(e.arch.intermediate_size == 96);
+  // Without layer_types every layer is Mamba-2 (configuration_granitemoehybrid.py 110-111).
+  CHECK(FromJson("{" + shape + "}").arch.linear_attention_layer ==
+        std::vector<bool>(4, true));
+  // With experts, shared_intermediate_size is the shared expert beside them.
+  ModelEntry moe = FromJson(
+      R"({"model_type":"granitemoehybrid","hidden_size":64,"num_hidden_layers":2,
+          "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":32,
+          "shared_intermediate_size":96,"num_local_experts":8,"num_experts_per_tok":2,
+          "vocab_size":100,"mamba_n_heads":8,"mamba_d_head":16})");
+  CHECK(moe.arch.num_experts == 8);
+  CHECK(moe.arch.expert_intermediate_size == 32);
+  CHECK(moe.arch.shared_expert_intermediate_size == 96);
+}
+
+TEST_CASE("Mamba-2 heads that do not make the inner width are refused, as transformers does",
+          "[catalog][model_config]") {
+  ModelEntry entry;
+  std::string error;
+  CHECK_FALSE(gpulint::ParseModelConfigJson(
+      R"({"model_type":"granitemoehybrid","hidden_size":64,"num_hidden_layers":2,
+          "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":32,
+          "vocab_size":100,"mamba_n_heads":8,"mamba_d_head":12})",
+      "config.json", &entry, &error));
+  CHECK(error.find("mamba_n_heads 8 x mamba_d_head 12 is not mamba_expand 2 x hidden_size 64") !=
+        std::string::npos);
+  CHECK(error.find("config.json") != std::string::npos);
+}
+
 TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
           "[catalog][model_config]") {
   const std::string config = R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",

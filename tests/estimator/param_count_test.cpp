@@ -128,6 +128,23 @@ TEST_CASE("Gated DeltaNet layers and a gated q_proj (Qwen3.5), counted by hand",
   CHECK(p.mtp == 0);
 }
 
+TEST_CASE("Mamba-2 layers (Granite 4.0 H), counted by hand", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  // 2 heads of 4 (inner width 8 = expand 2 x hidden 4), 1 group, state 3, kernel 4.
+  m.linear = {/*key_heads=*/1, /*value_heads=*/2, /*key_head_dim=*/3, /*value_head_dim=*/4,
+              /*conv_kernel=*/4, /*conv_bias=*/true, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kMamba2};
+  m.linear_attention_layer = {true, false};
+  auto p = CountParams(m);
+  // conv_dim = 8 + 2 x 1 x 3 = 14; in_proj 4 x (8 + 14 + 2) = 96, out_proj 8 x 4 = 32.
+  CHECK(p.attention_linear == 48 + 96 + 32);
+  // conv 14 x 4 + bias 14 = 70, dt_bias, A_log and D 3 x 2 = 6, gated norm over 8 = 84.
+  CHECK(p.attention_other == 84);
+  // The projection biases a config switches on: in_proj's 24 outputs and out_proj's 4.
+  m.linear.proj_bias = true;
+  CHECK(CountParams(m).attention_other == 84 + 24 + 4);
+}
+
 TEST_CASE("MTP layers count toward the checkpoint, not toward what is loaded",
           "[estimator][params]") {
   ModelArch m = TinyDense();

@@ -228,6 +228,24 @@ TEST_CASE("linear-attention layers keep a state per sequence, not a KV cache per
   CHECK(LinearStateBytesPerSequence(LlamaShape(), 1, 1, 2) == 0);
 }
 
+TEST_CASE("a Mamba-2 layer's state: the convolution over x, B and C, and heads x d_head x d_state",
+          "[estimator][kv]") {
+  // Granite 4.0 H Tiny: 36 Mamba-2 layers of 48 heads x 64, state 128, 1 group, kernel 4, and
+  // 4 attention layers of 4 KV heads x 128.
+  ModelArch m = LlamaShape();
+  m.num_layers = 40;
+  m.num_kv_heads = 4;
+  m.head_dim = 128;
+  m.attention_window.assign(40, 0);
+  m.linear = {1, 48, 128, 64, 4, true, false, ModelArch::LinearAttention::Kind::kMamba2};
+  m.linear_attention_layer.assign(40, true);
+  for (int l : {5, 15, 25, 35}) m.linear_attention_layer[static_cast<size_t>(l)] = false;
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 4 * 2 * 4 * 128 * 2);
+  // conv_dim = 3072 + 2 x 128 = 3328 channels x 3 kept inputs x 2 bytes = 19968; the SSM state
+  // 48 x 128 x 64 x 4 bytes = 1572864.
+  CHECK(LinearStateBytesPerSequence(m, 1, 1, 2) == 36 * (19968 + 1572864));
+}
+
 TEST_CASE("each sequence's linear-attention state comes out of the pool",
           "[estimator][serving]") {
   ModelArch m = HybridShape();
