@@ -44,7 +44,7 @@ FusedBlocks FusedOf(const ModelArch& m, int64_t layer, const ActivationInput& in
   const bool attention = !m.IsLinearAttentionLayer(layer) && !m.is_mla();
   fused.qkv = in.lora_fused_qkv && attention;
   fused.o = in.lora_fused_o && attention;
-  fused.mlp = in.lora_fused_mlp && m.gated_mlp && !m.IsMoeLayer(layer);
+  fused.mlp = in.lora_fused_mlp && m.gated_mlp && !m.IsMoeLayer(layer) && m.HasMlp(layer);
   return fused;
 }
 
@@ -92,7 +92,9 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
     adapted = (fused.qkv ? 0 : 3) + (fused.o ? 0 : 1);
     const double up_linears = m.gated_mlp ? 2 : 1;  // gate and up, or fc1
     const double up_inputs = shared ? 1 : up_linears;
-    if (m.IsMoeLayer(layer) && m.fused_experts) {
+    if (!m.HasMlp(layer)) {
+      // A mixer alone: nothing more to adapt.
+    } else if (m.IsMoeLayer(layer) && m.fused_experts) {
       // Only the shared expert is adapted (see ModelArch::fused_experts).
       inputs += up_inputs * h + static_cast<double>(m.shared_expert_intermediate_size);
       adapted += up_linears + 1;
@@ -131,7 +133,9 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
   const FusedBlocks fused = FusedOf(m, layer, in);
   double h_sized = fused.qkv ? 0 : h;  // the attention norm's output
   double split = fused.o ? 0 : attention_out;
-  if (m.IsMoeLayer(layer)) {
+  if (!m.HasMlp(layer)) {
+    // A mixer alone: no MLP input.
+  } else if (m.IsMoeLayer(layer)) {
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     split += k * static_cast<double>(m.expert_intermediate_size) +
              static_cast<double>(m.shared_expert_intermediate_size);
@@ -246,8 +250,11 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const bool mamba = m.linear.kind == ModelArch::LinearAttention::Kind::kMamba2;
   const double attention_readers = linear ? (mamba ? 1 : 4) : m.is_mla() ? 2 : 3;
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
-  // A parallel block (one norm for attention and MLP) feeds all of them from one norm.
-  double norms = m.norms_per_layer == 1
+  const bool has_mlp = m.HasMlp(layer);
+  // A parallel block (one norm for attention and MLP) feeds all of them from one norm; a mixer
+  // without an MLP has its one norm.
+  double norms = !has_mlp ? NormBytesPerToken(m, in, attention_readers, in.liger_norms)
+                 : m.norms_per_layer == 1
                      ? NormBytesPerToken(m, in, attention_readers + mlp_readers, in.liger_norms)
                      : NormBytesPerToken(m, in, attention_readers, in.liger_norms) +
                            NormBytesPerToken(m, in, mlp_readers, in.liger_norms);
@@ -273,7 +280,9 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const double mlp_factor = (m.gated_mlp ? 4 : 2) - (in.frozen_base ? 1 : 0);
   // Liger's GLU keeps no activation output: gate and up only (and down_proj's input).
   const double dense_mlp_factor = mlp_factor - (in.liger_glu && m.gated_mlp ? 1 : 0);
-  if (m.IsMoeLayer(layer)) {
+  if (!has_mlp) {
+    // A mixer alone.
+  } else if (m.IsMoeLayer(layer)) {
     const double k = static_cast<double>(std::max<int64_t>(m.experts_per_token, 1));
     bytes += k * (c * h + mlp_factor * c * m.expert_intermediate_size) / tp;
     bytes += c * m.num_experts / tp;  // router logits
@@ -322,7 +331,7 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
     const double cast_back = in.lora_bytes > c ? c : 0;
     mlp = std::max(mlp, (2 * in.lora_bytes + cast_back + c) * width / tp);
   }
-  return std::max(attention, mlp);
+  return m.HasMlp(layer) ? std::max(attention, mlp) : attention;
 }
 
 double FinalNormBytesPerToken(const ModelArch& m, const ActivationInput& in) {
@@ -339,6 +348,7 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   struct Kind {
     bool moe;
     bool linear;
+    bool mlp;
     int64_t window;
     double per_token, backward_per_token;
   };
@@ -347,12 +357,14 @@ ActivationEstimate EstimateActivations(const ModelArch& m, const ActivationInput
   for (int64_t l = 0; l < std::max<int64_t>(m.num_layers, 1); ++l) {
     const bool moe = m.IsMoeLayer(l);
     const bool linear = m.IsLinearAttentionLayer(l);
+    const bool mlp = m.HasMlp(l);
     const int64_t window = m.WindowOfLayer(l);
     auto known = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& kind) {
-      return kind.moe == moe && kind.linear == linear && kind.window == window;
+      return kind.moe == moe && kind.linear == linear && kind.mlp == mlp && kind.window == window;
     });
     if (known == kinds.end())
-      known = kinds.insert(kinds.end(), {moe, linear, window, LayerActivationBytesPerToken(m, l, in),
+      known = kinds.insert(kinds.end(), {moe, linear, mlp, window,
+                                         LayerActivationBytesPerToken(m, l, in),
                                          LayerBackwardBytesPerToken(m, l, in)});
     sum += known->per_token;
     largest = std::max(largest, known->per_token);

@@ -93,6 +93,8 @@ struct ModelArch {
   /// Qwen3_5MoeExperts): LoRA's target_modules (up_proj, down_proj) reach only the shared expert.
   bool fused_experts = false;
   std::vector<bool> moe_layer;                  ///< per layer: routed experts instead of dense MLP
+  /// per layer: a mixer with no MLP after it and one norm (Nemotron-H's lone Mamba blocks)
+  std::vector<bool> mlp_absent_layer;
   int64_t dense_intermediate_size = 0;          ///< MLP width of the dense layers of a MoE model
 
   // Multi-head latent attention (DeepSeek V2/V3).
@@ -151,6 +153,10 @@ struct ModelArch {
   bool is_mla() const { return kv_lora_rank > 0; }
   bool IsMoeLayer(int64_t layer) const {
     return layer >= 0 && static_cast<size_t>(layer) < moe_layer.size() && moe_layer[layer];
+  }
+  bool HasMlp(int64_t layer) const {
+    return layer < 0 || static_cast<size_t>(layer) >= mlp_absent_layer.size() ||
+           !mlp_absent_layer[layer];
   }
   bool IsLinearAttentionLayer(int64_t layer) const {
     return layer >= 0 && static_cast<size_t>(layer) < linear_attention_layer.size() &&

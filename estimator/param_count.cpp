@@ -129,6 +129,10 @@ ParamBreakdown CountParams(const ModelArch& m) {
     const bool linear = m.IsLinearAttentionLayer(layer);
     p.attention_linear += linear ? linear_attention_linear : attention_linear;
     p.attention_other += linear ? linear_attention_other : attention_other;
+    if (!m.HasMlp(layer)) {  // one norm, in front of the mixer
+      p.norms += std::max(m.norms_per_layer - 1, 1) * NormSize(m);
+      continue;
+    }
     p.norms += m.norms_per_layer * NormSize(m);
     if (!m.IsMoeLayer(layer)) {
       p.dense_mlp_linear += MlpLinear(m, dense_width);

@@ -90,6 +90,22 @@ json Flatten(const json& config) {
   for (const auto& [old_key, new_key] : kAliases)
     if (flat.contains(old_key) && !flat.contains(new_key) && !flat[old_key].is_null())
       flat[new_key] = flat[old_key];
+  // A model type's own spellings (catalog/architectures.toml `key_aliases`): Nemotron-H's
+  // ssm_state_size is Granite's mamba_d_state.
+  const json& traits = ArchitectureTraits();
+  std::string type = flat.contains("text_model_type") && flat["text_model_type"].is_string()
+                         ? flat["text_model_type"].get<std::string>()
+                         : std::string();
+  if ((type.empty() || !traits.contains(type)) && flat.contains("model_type") &&
+      flat["model_type"].is_string())
+    type = flat["model_type"].get<std::string>();
+  if (traits.contains(type))
+    if (auto aliases = traits[type].find("key_aliases");
+        aliases != traits[type].end() && aliases->is_object())
+      for (const auto& [old_key, new_key] : aliases->items())
+        if (new_key.is_string() && flat.contains(old_key) &&
+            !flat.contains(new_key.get<std::string>()) && !flat[old_key].is_null())
+          flat[new_key.get<std::string>()] = flat[old_key];
   return flat;
 }
 
@@ -329,6 +345,45 @@ void ReadAttentionWindows(const json& flat, est::ModelArch& arch) {
 // Gated DeltaNet layers (Qwen3-Next, Qwen3.5): `layer_types` names them "linear_attention";
 // without it the configuration classes put full attention on every full_attention_interval-th
 // layer (configuration_qwen3_5.py 107-111 at transformers 2da00a3c: default 4).
+// Nemotron-H's hybrid_override_pattern: one block per character, M (Mamba-2), * (attention),
+// - (MLP) or E (MoE), each with one norm (modeling_nemotron_h.py 1011-1050 at transformers
+// 2da00a3c). A mixer and the feed-forward block after it make one layer of gpulint's model; a
+// mixer followed by another mixer is a layer without an MLP.
+struct HybridLayers {
+  std::vector<bool> mamba, moe, mlp_absent;
+};
+
+bool ReadHybridPattern(const std::string& pattern, int64_t blocks, HybridLayers* out,
+                       std::string* error) {
+  if (static_cast<int64_t>(pattern.size()) != blocks) {
+    *error = fmt::format("hybrid_override_pattern has {} blocks, num_hidden_layers {}",
+                         pattern.size(), blocks);
+    return false;
+  }
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char block = pattern[i];
+    if (block == 'M' || block == '*') {
+      out->mamba.push_back(block == 'M');
+      out->moe.push_back(false);
+      out->mlp_absent.push_back(true);
+    } else if ((block == '-' || block == 'E') && !out->mamba.empty() && out->mlp_absent.back()) {
+      out->moe.back() = block == 'E';
+      out->mlp_absent.back() = false;
+    } else if (block == '-' || block == 'E') {
+      *error = fmt::format(
+          "hybrid_override_pattern block {} ('{}') follows no attention or Mamba block: gpulint "
+          "models a feed-forward block after its mixer",
+          i, block);
+      return false;
+    } else {
+      *error = fmt::format("hybrid_override_pattern block {} is '{}', not M, *, - or E", i,
+                           std::string(1, block));
+      return false;
+    }
+  }
+  return true;
+}
+
 // Whether the model type's linear layers are Mamba-2 (catalog/architectures.toml `mamba2`).
 bool HasMamba2(const json& flat) {
   const json& traits = ArchitectureTraits();
@@ -354,8 +409,14 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
   l.conv_kernel = Int(flat, "mamba_d_conv", 4);
   l.conv_bias = Bool(flat, "mamba_conv_bias", true);
   l.proj_bias = Bool(flat, "mamba_proj_bias", false);
+  // Granite's mixer is expand x hidden wide and checks the heads against it; Nemotron-H's is
+  // heads x head_dim wide whatever expand says (modeling_nemotron_h.py 241).
+  const json& traits = ArchitectureTraits();
+  const std::string type = String(flat, "model_type");
+  const bool width_checked =
+      traits.contains(type) && Bool(traits[type], "mamba_width_is_expand", false);
   if (l.value_heads <= 0 || l.key_heads <= 0 || l.key_head_dim <= 0 || l.value_head_dim <= 0 ||
-      l.value_heads * l.value_head_dim != inner) {
+      (width_checked && l.value_heads * l.value_head_dim != inner)) {
     *error = fmt::format(
         "mamba_n_heads {} x mamba_d_head {} is not mamba_expand {} x hidden_size {}", l.value_heads,
         l.value_head_dim, expand, arch.hidden_size);
@@ -498,6 +559,15 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   }
   a.hidden_size = Int(flat, "hidden_size");
   a.num_layers = Int(flat, "num_hidden_layers");
+  HybridLayers hybrid;
+  const std::string pattern = String(flat, "hybrid_override_pattern");
+  if (!pattern.empty()) {
+    if (!ReadHybridPattern(pattern, a.num_layers, &hybrid, error)) {
+      *error += ": " + where;
+      return false;
+    }
+    a.num_layers = static_cast<int64_t>(hybrid.mamba.size());
+  }
   a.num_attention_heads = Int(flat, "num_attention_heads");
   a.num_kv_heads = Int(flat, "num_key_value_heads");
   if (Bool(flat, "multi_query", false)) a.num_kv_heads = 1;  // Falcon-7B
@@ -553,6 +623,15 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   } else {
     ReadLinearAttention(flat, a);
   }
+  if (!pattern.empty()) {
+    a.linear_attention_layer = hybrid.mamba;
+    a.mlp_absent_layer = hybrid.mlp_absent;
+    if (a.is_moe()) a.moe_layer = hybrid.moe;
+    if (Int(flat, "moe_latent_size") > 0)
+      e.uncertain_fields.push_back(
+          "moe_latent_size: the experts' latent projections are not modelled (experts priced at "
+          "hidden_size)");
+  }
   ReadVision(flat, a);
   a.mtp_layers = Int(flat, "mtp_num_hidden_layers");
   ReadQuantization(flat, a, e.uncertain_fields);
@@ -596,6 +675,7 @@ constexpr const char* kTableKeys[] = {
     "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
     "mtp_num_hidden_layers", "mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_head",
     "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
+    "hybrid_override_pattern", "moe_latent_size",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
@@ -617,9 +697,44 @@ bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
          a.linear.key_head_dim == b.linear.key_head_dim &&
          a.linear.value_head_dim == b.linear.value_head_dim &&
          a.linear.conv_kernel == b.linear.conv_kernel && a.linear.kind == b.linear.kind &&
+         a.mlp_absent_layer == b.mlp_absent_layer &&
          a.checkpoint_quant.format == b.checkpoint_quant.format &&
          a.checkpoint_quant.group_size == b.checkpoint_quant.group_size &&
          a.checkpoint_quant.exclusions.attention == b.checkpoint_quant.exclusions.attention;
+}
+
+// Python's json module writes the floats JSON lacks as Infinity, -Infinity and NaN, and
+// transformers saves configs with it (Nemotron-H's "time_step_limit": [0.0, Infinity]). Outside
+// strings they become null, which no key gpulint reads can hold.
+std::string WithoutPythonFloats(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      out += ch;
+      if (ch == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') in_string = true;
+    const std::string_view rest = text.substr(i);
+    bool replaced = false;
+    for (std::string_view word : {"-Infinity", "Infinity", "NaN"}) {
+      if (rest.substr(0, word.size()) == word) {
+        out += "null";
+        i += word.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += ch;
+  }
+  return out;
 }
 
 }  // namespace
@@ -630,7 +745,7 @@ bool ModelTableFromConfigJson(std::string_view json_text, const std::string& whe
                               std::string* error) {
   ModelEntry from_config;
   if (!ParseModelConfigJson(json_text, where, &from_config, error)) return false;
-  json flat = Flatten(json::parse(json_text));
+  json flat = Flatten(json::parse(WithoutPythonFloats(json_text)));
   json kept = json::object();
   for (const char* key : kTableKeys)
     if (auto it = flat.find(key); it != flat.end() && !it->is_null()) kept[key] = *it;
@@ -697,7 +812,7 @@ bool ParseModelConfigJson(std::string_view json_text, const std::string& where, 
     *error = fmt::format("config.json is nested deeper than {} levels: {}", kMaxJsonDepth, where);
     return false;
   }
-  json config = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  json config = json::parse(WithoutPythonFloats(json_text), nullptr, /*allow_exceptions=*/false);
   if (config.is_discarded() || !config.is_object()) {
     *error = fmt::format("config.json is not a JSON object: {}", where);
     return false;

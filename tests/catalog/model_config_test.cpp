@@ -235,6 +235,53 @@ TEST_CASE("Mamba-2 heads that do not make the inner width are refused, as transf
   CHECK(error.find("config.json") != std::string::npos);
 }
 
+TEST_CASE("Nemotron-H: each mixer and the feed-forward block after it make one layer",
+          "[catalog][model_config]") {
+  // Its own key names (ssm_state_size, mamba_num_heads, ...) and Python's Infinity, as
+  // transformers saves it.
+  const std::string config = R"({"model_type":"nemotron_h","hidden_size":64,
+      "num_hidden_layers":7,"hybrid_override_pattern":"ME*EM-M","num_attention_heads":4,
+      "num_key_value_heads":2,"head_dim":16,"intermediate_size":96,"moe_intermediate_size":32,
+      "moe_shared_expert_intermediate_size":48,"n_routed_experts":8,"n_shared_experts":1,
+      "num_experts_per_tok":2,"mamba_num_heads":4,"mamba_head_dim":32,"ssm_state_size":16,
+      "n_groups":2,"conv_kernel":4,"expand":2,"use_conv_bias":true,"use_bias":false,
+      "vocab_size":100,"tie_word_embeddings":false,"time_step_limit":[0.0, Infinity]})";
+  ModelEntry e = FromJson(config);
+  // M+E, *+E, M+-, M alone.
+  CHECK(e.arch.num_layers == 4);
+  CHECK(e.arch.linear_attention_layer == std::vector<bool>{true, false, true, true});
+  CHECK(e.arch.moe_layer == std::vector<bool>{true, true, false, false});
+  CHECK(e.arch.mlp_absent_layer == std::vector<bool>{false, false, false, true});
+  CHECK(e.arch.linear.kind == gpulint::est::ModelArch::LinearAttention::Kind::kMamba2);
+  CHECK(e.arch.linear.key_heads == 2);       // n_groups
+  CHECK(e.arch.linear.key_head_dim == 16);   // ssm_state_size
+  CHECK(e.arch.linear.value_head_dim == 32); // mamba_head_dim, 4 x 32 = 128 wide, not expand x h
+  CHECK(e.arch.shared_expert_intermediate_size == 48);
+  CHECK_FALSE(e.arch.gated_mlp);  // relu2
+  CHECK(e.arch.fused_experts);
+}
+
+TEST_CASE("a hybrid_override_pattern gpulint cannot lay out is refused with its block",
+          "[catalog][model_config]") {
+  auto refusal = [](const std::string& pattern, int blocks) {
+    ModelEntry entry;
+    std::string error;
+    const bool parsed = gpulint::ParseModelConfigJson(
+        R"({"model_type":"nemotron_h","hidden_size":64,"num_hidden_layers":)" +
+            std::to_string(blocks) + R"(,"hybrid_override_pattern":")" + pattern +
+            R"(","num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,
+            "mamba_num_heads":4,"mamba_head_dim":32})",
+        "config.json", &entry, &error);
+    CHECK_FALSE(parsed);
+    return error;
+  };
+  CHECK(refusal("M-X", 3).find("block 2 is 'X'") != std::string::npos);
+  CHECK(refusal("-M", 2).find("block 0 ('-') follows no attention or Mamba block") !=
+        std::string::npos);
+  CHECK(refusal("M--", 3).find("block 2 ('-')") != std::string::npos);
+  CHECK(refusal("M-", 3).find("has 2 blocks, num_hidden_layers 3") != std::string::npos);
+}
+
 TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
           "[catalog][model_config]") {
   const std::string config = R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",

@@ -145,6 +145,16 @@ TEST_CASE("Mamba-2 layers (Granite 4.0 H), counted by hand", "[estimator][params
   CHECK(CountParams(m).attention_other == 84 + 24 + 4);
 }
 
+TEST_CASE("a mixer without an MLP (Nemotron-H's lone blocks): no MLP and one norm",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.mlp_absent_layer = {true, false};
+  auto p = CountParams(m);
+  CHECK(p.dense_mlp_linear == 96);  // layer 1 only
+  CHECK(p.norms == 4 + 8 + 4);      // layer 0 one norm, layer 1 two, the final one
+  CHECK(p.Total() == 388 - 96 - 4);
+}
+
 TEST_CASE("MTP layers count toward the checkpoint, not toward what is loaded",
           "[estimator][params]") {
   ModelArch m = TinyDense();
