@@ -134,6 +134,15 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
           megatron ? "the same gradients; attention's activations recomputed in backward"
                    : "the same gradients for about a third more compute",
           ckpt, true, &options);
+    // Megatron's full recompute keeps one checkpoint per layer and recomputes the layer in
+    // backward, where selective recompute keeps everything but attention's core; the map adds
+    // the method and layer count Megatron-core needs beside it ([[requires]]).
+    const std::string granularity = recompute ? recompute->value.ToString() : "";
+    if (megatron && granularity != "full" && Expressible(maps, w, "recompute") &&
+        Expressible(maps, w, "recompute_method") && worth(2))
+      Try(what_if, 2, "full activation recompute",
+          "the same gradients; every layer recomputed in backward, about a third more compute",
+          {{"recompute", Current(w, "recompute"), "full"}}, true, &options);
     // A smaller micro-batch keeps the global batch through more accumulation steps.
     TunerOptions keep = tuner;
     keep.keep_global_batch = true;
@@ -191,6 +200,13 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
           "optimizer states sharded over the data-parallel GPUs (its checkpoints differ)",
           {{"use_distributed_optimizer", Current(w, "use_distributed_optimizer"), "true"}}, false,
           &options);
+    // Megatron's optimizer in CPU memory (HybridDeviceOptimizer): the fp32 main parameters and
+    // Adam's states leave the GPU; every step copies gradients out and parameters back.
+    if (megatron && !w.Find("offload") && Expressible(maps, w, "offload") &&
+        Expressible(maps, w, "use_precision_aware_optimizer") && worth(6))
+      Try(what_if, 6, "the optimizer in CPU memory",
+          "the same math; main parameters and Adam's states on the CPU, slower steps",
+          {{"offload", "", "optimizer"}}, false, &options);
     if (worth(7))
       FromMaximize(MaximizeContext(analysis, index, tuner), {}, 7, "shorter sequences",
                    "longer samples are truncated", true, &options);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "lint/core/setting_types.h"
@@ -105,9 +106,19 @@ std::optional<Edit> Insert(const FileAnalysis& analysis, const FrameworkMaps& ma
                           map->title);
     return std::nullopt;
   }
+  // A switch says one value by being there (Megatron's --recompute-activations is selective
+  // recompute): it is no spelling for another value while a flag that takes the value is.
+  auto says = [&](const FlagSpec& spec) {
+    if (spec.kind != FlagSpec::Kind::kSwitch) return true;
+    const std::string on = spec.value.empty() ? "true" : spec.value;
+    return on == value || (ParseBoolText(on) && ParseBoolText(on) == ParseBoolText(value));
+  };
+  const bool any_says = std::any_of(spellings.begin(), spellings.end(),
+                                    [&](const auto& candidate) { return says(*candidate.second); });
   const std::pair<std::string, const FlagSpec*>* best = nullptr;
   int best_score = -1;
   for (const auto& candidate : spellings) {
+    if (any_says && !says(*candidate.second)) continue;
     int score = StyleScore(candidate.first, *candidate.second, command);
     if (score > best_score) {
       best = &candidate;
@@ -123,6 +134,8 @@ std::optional<Edit> Insert(const FileAnalysis& analysis, const FrameworkMaps& ma
     // A Hydra override: booleans as the command already writes them (True or true).
     std::string model = command.find("=True") != std::string::npos ? "True" : "true";
     argument = spelling + "=" + (IsBoolSetting(name) ? SpellLike(model, written) : written);
+  } else if (spec.kind == FlagSpec::Kind::kSwitch && !spec.value.empty() && spec.value == value) {
+    argument = spelling;  // a switch that stands for the value (--optimizer-cpu-offload)
   } else if (spec.kind == FlagSpec::Kind::kSwitch || spec.kind == FlagSpec::Kind::kBool) {
     bool on = ParseBoolText(written).value_or(false);
     std::string switch_value = spec.value.empty() ? "true" : spec.value;

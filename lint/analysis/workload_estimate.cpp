@@ -403,6 +403,22 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     if (*recompute == "full") in.recompute = est::Recompute::kFull;
     if (*recompute == "selective") in.recompute = est::Recompute::kSelective;
   }
+  // gpulint prices full recompute one layer at a time: uniform over one layer, or block over
+  // every layer of the stage. Block over fewer keeps the other layers' activations, uniform over
+  // several recomputes them together; both are priced as no recompute, an upper bound.
+  if (in.recompute == est::Recompute::kFull && w.Find("recompute_num_layers")) {
+    const double chunk = s.Number("recompute_num_layers").value_or(1);
+    const double stage_layers =
+        static_cast<double>(arch.num_layers) / std::max(in.pp, 1);
+    const bool block = s.String("recompute_method").value_or("uniform") == "block";
+    if ((block && chunk < stage_layers) || (!block && chunk > 1)) {
+      in.recompute = est::Recompute::kNone;
+      out->assumptions.push_back(fmt::format(
+          "{} recompute over {} of {} layers per stage priced as no recompute (an upper bound: "
+          "gpulint models one layer per recompute)",
+          block ? "block" : "uniform", chunk, stage_layers));
+    }
+  }
   if (!w.Find("grad_ckpt") && !w.Find("recompute"))
     s.Assume("grad_ckpt", "false", "activations are kept unless checkpointing is on");
   else if (style == "megatron" && !w.Find("recompute"))

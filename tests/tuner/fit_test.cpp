@@ -94,15 +94,73 @@ TEST_CASE("a Megatron job is offered the distributed optimizer, not a bitsandbyt
     CHECK(alternative.find("8-bit") == std::string::npos);
 }
 
-TEST_CASE("sequence parallelism leaves the GPUs tensor parallelism holds", "[tuner][fit]") {
-  // TP 2 on 8 GPUs: a context-parallel split of 4 fills them; 8 would need 16.
+TEST_CASE("full recompute comes with the method and layer count Megatron-core needs",
+          "[tuner][fit]") {
+  // Llama-3.1-8B at TP 2 over 8k tokens: selective recompute leaves the MLP's activations, which
+  // do not fit; full recompute keeps one checkpoint per layer. Without --recompute-method and
+  // --recompute-num-layers Megatron-core refuses the config (transformer_config.py:1908-1923).
   auto a = AnalyzeText(
       "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
       "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
       "--micro-batch-size 1 --global-batch-size 64 --seq-length 8192 "
       "--max-position-embeddings 131072 --bf16 --use-distributed-optimizer\n");
   Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
-  CHECK(Changes(p) == "cp=4 ");
+  CHECK(Changes(p) == "recompute=full recompute_method=uniform recompute_num_layers=1 ");
+  CHECK(p.total_after_bytes <= p.limit_bytes);
+  CHECK(p.safe);
+}
+
+TEST_CASE("block recompute over part of a stage is priced as no recompute, an upper bound",
+          "[tuner][fit]") {
+  const std::string script =
+      "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+      "--micro-batch-size 1 --global-batch-size 64 --seq-length 8192 "
+      "--max-position-embeddings 131072 --bf16 --use-distributed-optimizer "
+      "--recompute-granularity full ";
+  auto every = AnalyzeText(script + "--recompute-method block --recompute-num-layers 32\n");
+  auto part = AnalyzeText(script + "--recompute-method block --recompute-num-layers 8\n");
+  auto none = AnalyzeText(script.substr(0, script.find("--recompute")) + "\n");
+  const auto& e = every->analysis.estimates[0];
+  const auto& p = part->analysis.estimates[0];
+  REQUIRE(e.breakdown);
+  REQUIRE(p.breakdown);
+  CHECK(p.breakdown->activations > 2 * e.breakdown->activations);
+  CHECK(p.breakdown->activations == none->analysis.estimates[0].breakdown->activations);
+  bool said = false;
+  for (const std::string& assumption : p.assumptions)
+    said = said || assumption.find("block recompute over 8 of 32 layers") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("Megatron's optimizer moves to the CPU with the precision-aware optimizer it needs",
+          "[tuner][fit]") {
+  // Llama-3.1-8B over 2 GPUs, already sharding its optimizer and recomputing every layer: the
+  // fp32 main parameters and Adam's states still do not fit; on the CPU they do. Megatron
+  // refuses --optimizer-cpu-offload without --use-precision-aware-optimizer
+  // (arguments.py:1884-1888).
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
+      "torchrun --nproc_per_node 2 pretrain_gpt.py --micro-batch-size 1 --global-batch-size 64 "
+      "--seq-length 2048 --max-position-embeddings 131072 --bf16 --use-distributed-optimizer "
+      "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "offload=optimizer use_precision_aware_optimizer=true ");
+  CHECK_FALSE(p.safe);  // slower steps
+  CHECK(p.total_after_bytes <= p.limit_bytes);
+}
+
+TEST_CASE("sequence parallelism leaves the GPUs tensor parallelism holds", "[tuner][fit]") {
+  // TP 2 on 8 GPUs: a context-parallel split of 4 fills them; 8 would need 16. Already
+  // recomputing every layer, a longer sequence leaves the split as the way to fit.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB model=meta-llama/Llama-3.1-8B\n"
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+      "--micro-batch-size 1 --global-batch-size 64 --seq-length 65536 "
+      "--max-position-embeddings 131072 --bf16 --use-distributed-optimizer "
+      "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p).rfind("cp=", 0) == 0);
   for (const std::string& alternative : p.alternatives)
     CHECK(alternative.find("cp (not set) -> 8") == std::string::npos);
 }
