@@ -138,14 +138,27 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const double accumulated_grads = accumulate_unsharded ? whole_grads : grads;
 
   // ZeRO-3 / FSDP gather whole layers in 16 bits before using them: the current one and the
-  // prefetched next one, or the embedding / head at the ends.
+  // prefetched next one, or the embedding / head at the ends. FSDP's root unit (what no wrapped
+  // layer holds: the embedding, the LM head, the final norm) is not resharded after forward, so
+  // its parameters stay whole beside the layers until its backward ends, the last of the step,
+  // and so does the head's whole gradient from the first backward op on; each layer's gradients
+  // are whole until their reduce-scatter (FSDP2:
+  // torch/distributed/fsdp/_fully_shard/_fsdp_state.py `# For the root, do not reshard after
+  // forward since for training,` `fsdp_param_group.post_forward_mesh_info = None` at pytorch
+  // 01c9f4fc; FSDP1: _runtime_utils.py _post_forward_reshard `not state._is_root` at 3ade90a6).
   double gathered = 0;
   if (in.sharding == Sharding::kParameters || in.offload_params) {
     double layer_bytes = frozen_base && in.base_quant.format != WeightFormat::kDefault
                              ? QuantizedBytesPerWeight(in.base_quant)
                              : c;
-    gathered = std::max(2 * share.largest_layer * layer_bytes,
-                        c * std::max(share.lm_head, share.embedding));
+    if (in.style == TrainerStyle::kPlain) {
+      gathered = 2 * share.largest_layer * layer_bytes + c * (share.lm_head + share.embedding);
+      if (!frozen_base && !in.forward_only)
+        gathered += c * (share.lm_head + share.largest_layer);
+    } else {
+      gathered = std::max(2 * share.largest_layer * layer_bytes,
+                          c * std::max(share.lm_head, share.embedding));
+    }
   }
 
   // Activations and logits.
@@ -366,8 +379,12 @@ Breakdown EstimateTraining(const TrainingInput& in) {
       b.terms.push_back({"optimizer step temporaries", step_temporary,
                          "foreach AdamW keeps one state-sized temporary"});
   }
-  if (gathered > 0) b.terms.push_back({"gathered layers", gathered,
-                                       "ZeRO-3/FSDP: current and prefetched layer in 16 bits"});
+  if (gathered > 0)
+    b.terms.push_back({"gathered layers", gathered,
+                       in.style == TrainerStyle::kPlain
+                           ? "FSDP: current and prefetched layer and the root unit (embedding, "
+                             "head and its gradient) in 16 bits"
+                           : "ZeRO-3: current and prefetched layer in 16 bits"});
   const double loaded_weights = b.weights;  // the gathered layers come and go each step
   b.weights += gathered;
   const double workspace = GibToBytes(kCublasWorkspaceGib);

@@ -109,7 +109,7 @@ TEST_CASE("fix --format markdown shows the change, the estimates and the diff", 
                            "", SourcePath(""));
   CHECK(result.exit_code == 1);
   CHECK(result.out.find("| `fixtures/rules/GL107/bad.sh:5` | train (verl-sft) | `grad_ckpt` "
-                        "false -> true | 179.6 -> 54.6 GiB | 79.6 GiB |") != std::string::npos);
+                        "false -> true | 180.4 -> 55.4 GiB | 79.6 GiB |") != std::string::npos);
   CHECK(result.out.find("```diff\n--- a/fixtures/rules/GL107/bad.sh\n") != std::string::npos);
 }
 
