@@ -181,12 +181,18 @@ AttentionWidths WidthsOf(const ModelArch& m) {
 // recomputes the convolution, the scan's output and out_proj's input in backward): c x (z + x, B,
 // C + dt) + 4 x groups. transformers' torch_forward fallback, without mamba_ssm, materializes
 // chunk x chunk matrices per head and is not priced. Unmeasured.
+//
+// LFM2's short convolution (modeling_lfm2.py 485-509 at 2da00a3c) keeps in_proj's output B, C
+// and x for the products, B x x for the convolution, the convolution's output for C's product
+// and that product for out_proj (not when out_proj is frozen). Unmeasured.
 double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const ModelArch::LinearAttention& l = m.linear;
   const double c = in.compute_bytes;
   const double heads = static_cast<double>(l.value_heads);
   if (l.kind == ModelArch::LinearAttention::Kind::kMamba2)
     return c * (l.ValueWidth() + l.ConvWidth() + heads) + 4.0 * l.key_heads;
+  if (l.kind == ModelArch::LinearAttention::Kind::kShortConv)
+    return c * (l.InProjWidth() + (in.frozen_base ? 2 : 3) * l.ValueWidth());
   const double value_inputs = in.frozen_base ? 2 : 3;
   return c * (2 * l.ConvWidth() + 2 * heads * l.key_head_dim + value_inputs * l.ValueWidth()) +
          (c + 12) * heads + 8 * heads + 64 * c * heads;
@@ -199,6 +205,8 @@ double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& i
 // zxbcdt and of the scan's output, with fp32 chunk states per 256 tokens (mamba_chunk_size).
 double LinearAttentionBackwardBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const ModelArch::LinearAttention& l = m.linear;
+  if (l.kind == ModelArch::LinearAttention::Kind::kShortConv)
+    return in.compute_bytes * (2 * l.InProjWidth() + 2 * l.ValueWidth());
   if (l.kind == ModelArch::LinearAttention::Kind::kMamba2) {
     const double zxbcdt = l.ValueWidth() + l.ConvWidth() + static_cast<double>(l.value_heads);
     const double states =
@@ -244,11 +252,11 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
   // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a; a
-  // Mamba-2 layer's its one in_proj.
+  // Mamba-2 or short-convolution layer's its one in_proj.
   const bool linear = m.IsLinearAttentionLayer(layer);
   const FusedBlocks fused = FusedOf(m, layer, in);
-  const bool mamba = m.linear.kind == ModelArch::LinearAttention::Kind::kMamba2;
-  const double attention_readers = linear ? (mamba ? 1 : 4) : m.is_mla() ? 2 : 3;
+  const bool one_in_proj = m.linear.kind != ModelArch::LinearAttention::Kind::kGatedDeltaNet;
+  const double attention_readers = linear ? (one_in_proj ? 1 : 4) : m.is_mla() ? 2 : 3;
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   const bool has_mlp = m.HasMlp(layer);
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm; a mixer

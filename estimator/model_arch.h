@@ -117,9 +117,12 @@ struct ModelArch {
   //    value head (b and a), a gated RMSNorm over one head's width;
   //  - Mamba-2 (Granite 4.0 H): key_heads = n_groups and key_head_dim = d_state (B and C),
   //    value_heads = n_heads and value_head_dim = d_head (x); in_proj writes one dt per head, and
-  //    the layer holds dt_bias, A_log and D per head and a gated RMSNorm over the whole width.
+  //    the layer holds dt_bias, A_log and D per head and a gated RMSNorm over the whole width;
+  //  - a gated short convolution (LFM2): in_proj writes B, C and x of the hidden width, the
+  //    convolution runs over B x x, C gates its output; one value head of the hidden width and no
+  //    keys, so its state is the convolution's alone.
   struct LinearAttention {
-    enum class Kind { kGatedDeltaNet, kMamba2 };
+    enum class Kind { kGatedDeltaNet, kMamba2, kShortConv };
     int64_t key_heads = 0;
     int64_t value_heads = 0;
     int64_t key_head_dim = 0;
@@ -132,8 +135,16 @@ struct ModelArch {
     double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
     /// Channels of the causal convolution: q, k and v (B, C and x) side by side.
     double ConvWidth() const { return 2 * KeyWidth() + ValueWidth(); }
-    /// in_proj outputs per value head beside q, k, v and z: b and a, or Mamba-2's dt.
-    double GatesPerHead() const { return kind == Kind::kMamba2 ? 1 : 2; }
+    /// in_proj's outputs: q, k, v and z with b and a per value head (Gated DeltaNet); z, x, B,
+    /// C and dt per head (Mamba-2); B, C and x (short convolution).
+    double InProjWidth() const {
+      switch (kind) {
+        case Kind::kGatedDeltaNet: return ConvWidth() + ValueWidth() + 2.0 * value_heads;
+        case Kind::kMamba2: return ConvWidth() + ValueWidth() + static_cast<double>(value_heads);
+        case Kind::kShortConv: return 3 * ValueWidth();
+      }
+      return 0;
+    }
   } linear;
   std::vector<bool> linear_attention_layer;  ///< per layer: linear attention instead of attention
 

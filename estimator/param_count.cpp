@@ -24,25 +24,25 @@ double AttentionLinear(const ModelArch& m) {
 // projections as in_proj_qkvz and in_proj_ba): q, k and v (in_proj_qkv), the output gate z,
 // beta and the decay input a (one per value head each), and out_proj. Mamba-2
 // (modeling_granitemoehybrid.py 400-430 at 2da00a3c): one in_proj of z, x, B, C and dt per head
-// (projection_size = intermediate + conv_dim + num_heads), and out_proj.
+// (projection_size = intermediate + conv_dim + num_heads), and out_proj. LFM2's short
+// convolution (modeling_lfm2.py 454-475 at 2da00a3c): in_proj h x 3h, out_proj h x h.
 double LinearAttentionLinear(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   const double h = m.hidden_size;
-  const double in_width = l.ConvWidth() + l.ValueWidth() + l.GatesPerHead() * l.value_heads;
-  return h * in_width + l.ValueWidth() * h;
+  return h * l.InProjWidth() + l.ValueWidth() * h;
 }
 
 // Its depthwise causal convolution, the per-head parameters (dt_bias and A_log; Mamba-2 adds D),
-// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2)
-// and the biases a Mamba-2 config switches on.
+// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2;
+// the short convolution has neither) and the biases a config switches on.
 double LinearAttentionOther(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
-  const bool mamba = l.kind == ModelArch::LinearAttention::Kind::kMamba2;
-  double other = l.ConvWidth() * l.conv_kernel + (mamba ? 3.0 : 2.0) * l.value_heads +
-                 (mamba ? l.ValueWidth() : static_cast<double>(l.value_head_dim));
+  using Kind = ModelArch::LinearAttention::Kind;
+  double other = l.ConvWidth() * l.conv_kernel;
+  if (l.kind == Kind::kGatedDeltaNet) other += 2.0 * l.value_heads + l.value_head_dim;
+  if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + l.ValueWidth();
   if (l.conv_bias) other += l.ConvWidth();
-  if (l.proj_bias)
-    other += l.ConvWidth() + l.ValueWidth() + l.GatesPerHead() * l.value_heads + m.hidden_size;
+  if (l.proj_bias) other += l.InProjWidth() + m.hidden_size;
   return other;
 }
 

@@ -177,6 +177,8 @@ constexpr FieldRange kFieldRanges[] = {
     {"mamba_d_conv", 0, 64},
     {"mamba_expand", 0, 64},
     {"shared_intermediate_size", 0, 1 << 24},
+    {"conv_L_cache", 0, 64},
+    {"block_multiple_of", 0, 1 << 16},
 };
 
 bool CheckRanges(const json& flat, const std::string& where, std::string* error) {
@@ -252,6 +254,21 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.fused_experts = Bool(t, "fused_experts", false);
   arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
   if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
+  // LFM2 sizes its MLP from the config's width: two thirds of it, times block_ffn_dim_multiplier
+  // and rounded up to block_multiple_of when a multiplier is set (modeling_lfm2.py 138-146 at
+  // transformers 2da00a3c; configuration_lfm2.py 75-77: 256, 1.0, on).
+  if (Bool(t, "block_ff_dim_adjust", false) && Bool(flat, "block_auto_adjust_ff_dim", true)) {
+    int64_t width = 2 * arch.intermediate_size / 3;
+    auto multiplier = flat.find("block_ffn_dim_multiplier");
+    const bool scaled = multiplier == flat.end() || multiplier->is_number();
+    if (scaled) {
+      const double factor = multiplier == flat.end() ? 1.0 : multiplier->get<double>();
+      const int64_t multiple = std::max<int64_t>(1, Int(flat, "block_multiple_of", 256));
+      width = static_cast<int64_t>(factor * static_cast<double>(width));
+      width = multiple * ((width + multiple - 1) / multiple);
+    }
+    arch.intermediate_size = width;
+  }
   // A dense model whose one MLP has its own key (Granite 4.0's shared_mlp).
   if (std::string key = String(t, "dense_model_mlp_key"); !arch.is_moe() && !key.empty())
     if (int64_t width = Int(flat, key.c_str()); width > 0) arch.intermediate_size = width;
@@ -433,6 +450,39 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
   return true;
 }
 
+// LFM2's gated short convolutions (catalog/architectures.toml `short_conv`): layer_types names
+// them "conv"; older configs list the attention layers in full_attn_idxs, and with neither every
+// layer is attention (configuration_lfm2.py 82-88 at transformers 2da00a3c).
+bool HasShortConv(const json& flat) {
+  const json& traits = ArchitectureTraits();
+  std::string type = String(flat, "text_model_type");
+  if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
+  return traits.contains(type) && Bool(traits[type], "short_conv", false);
+}
+
+void ReadShortConv(const json& flat, est::ModelArch& arch) {
+  est::ModelArch::LinearAttention& l = arch.linear;
+  l.kind = est::ModelArch::LinearAttention::Kind::kShortConv;
+  l.value_heads = 1;
+  l.value_head_dim = arch.hidden_size;
+  l.conv_kernel = Int(flat, "conv_L_cache", 3);
+  l.conv_bias = Bool(flat, "conv_bias", false);
+  l.proj_bias = l.conv_bias;  // in_proj and out_proj take the same bias switch (474-475)
+  arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), false);
+  auto types = flat.find("layer_types");
+  auto attention = flat.find("full_attn_idxs");
+  for (int64_t layer = 0; layer < arch.num_layers; ++layer) {
+    bool conv = false;
+    if (types != flat.end() && types->is_array()) {
+      conv = static_cast<size_t>(layer) < types->size() &&
+             (*types)[static_cast<size_t>(layer)] == "conv";
+    } else if (attention != flat.end() && attention->is_array()) {
+      conv = std::find(attention->begin(), attention->end(), json(layer)) == attention->end();
+    }
+    arch.linear_attention_layer[static_cast<size_t>(layer)] = conv;
+  }
+}
+
 void ReadLinearAttention(const json& flat, est::ModelArch& arch) {
   est::ModelArch::LinearAttention& l = arch.linear;
   l.key_heads = Int(flat, "linear_num_key_heads");
@@ -593,6 +643,11 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   a.max_position_embeddings = Int(flat, "max_position_embeddings");
   if (flat.contains("tie_word_embeddings")) {
     a.tied_embeddings = Bool(flat, "tie_word_embeddings", false);
+  } else if (const json& traits = ArchitectureTraits();
+             traits.contains(a.model_type) &&
+             traits[a.model_type].contains("tie_word_embeddings_default")) {
+    // The configuration class's own default, which transformers applies (LFM2: True).
+    a.tied_embeddings = Bool(traits[a.model_type], "tie_word_embeddings_default", false);
   } else {
     e.uncertain_fields.push_back("tie_word_embeddings absent: a separate lm_head is assumed");
   }
@@ -620,6 +675,8 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
       *error += ": " + where;
       return false;
     }
+  } else if (HasShortConv(flat)) {
+    ReadShortConv(flat, a);
   } else {
     ReadLinearAttention(flat, a);
   }
@@ -675,7 +732,8 @@ constexpr const char* kTableKeys[] = {
     "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
     "mtp_num_hidden_layers", "mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_head",
     "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
-    "hybrid_override_pattern", "moe_latent_size",
+    "hybrid_override_pattern", "moe_latent_size", "conv_L_cache", "conv_bias", "full_attn_idxs",
+    "block_auto_adjust_ff_dim", "block_ffn_dim_multiplier", "block_multiple_of",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",

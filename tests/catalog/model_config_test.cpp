@@ -282,6 +282,30 @@ TEST_CASE("a hybrid_override_pattern gpulint cannot lay out is refused with its 
   CHECK(refusal("M-", 3).find("has 2 blocks, num_hidden_layers 3") != std::string::npos);
 }
 
+TEST_CASE("LFM2: conv layers from layer_types or full_attn_idxs, its MLP two thirds and rounded",
+          "[catalog][model_config]") {
+  const std::string shape = R"("model_type":"lfm2","hidden_size":64,"num_hidden_layers":4,
+      "num_attention_heads":4,"num_key_value_heads":2,"block_ff_dim":6656,"vocab_size":100,
+      "tie_embedding":true,"conv_L_cache":3,"conv_bias":false)";
+  ModelEntry listed =
+      FromJson(R"({"layer_types":["conv","full_attention","conv","conv"],)" + shape + "}");
+  CHECK(listed.arch.linear.kind == gpulint::est::ModelArch::LinearAttention::Kind::kShortConv);
+  CHECK(listed.arch.linear_attention_layer == std::vector<bool>{true, false, true, true});
+  CHECK(listed.arch.linear.value_head_dim == 64);
+  CHECK(listed.arch.linear.conv_kernel == 3);
+  CHECK(listed.arch.tied_embeddings);  // tie_embedding
+  // 2 x 6656 / 3 = 4437, times 1.0, up to a multiple of 256: 4608 (configuration_lfm2.py).
+  CHECK(listed.arch.intermediate_size == 4608);
+  ModelEntry indexed = FromJson(R"({"full_attn_idxs":[1],)" + shape + "}");
+  CHECK(indexed.arch.linear_attention_layer == listed.arch.linear_attention_layer);
+  // With neither, every layer is attention; with no multiplier, no rounding.
+  ModelEntry plain = FromJson(R"({"block_ffn_dim_multiplier":null,)" + shape + "}");
+  CHECK(plain.arch.linear_attention_layer == std::vector<bool>(4, false));
+  CHECK(plain.arch.intermediate_size == 4437);
+  CHECK(FromJson(R"({"block_auto_adjust_ff_dim":false,)" + shape + "}").arch.intermediate_size ==
+        6656);
+}
+
 TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
           "[catalog][model_config]") {
   const std::string config = R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",

@@ -145,6 +145,21 @@ TEST_CASE("Mamba-2 layers (Granite 4.0 H), counted by hand", "[estimator][params
   CHECK(CountParams(m).attention_other == 84 + 24 + 4);
 }
 
+TEST_CASE("LFM2's short convolutions, counted by hand", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  // One value head of the hidden width 4, a 3-wide convolution, no biases.
+  m.linear = {/*key_heads=*/0, /*value_heads=*/1, /*key_head_dim=*/0, /*value_head_dim=*/4,
+              /*conv_kernel=*/3, /*conv_bias=*/false, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kShortConv};
+  m.linear_attention_layer = {true, false};
+  auto p = CountParams(m);
+  // in_proj 4 x 12 = 48, out_proj 4 x 4 = 16; the convolution 4 channels x 3.
+  CHECK(p.attention_linear == 48 + 48 + 16);
+  CHECK(p.attention_other == 12);
+  // Its state: the convolution's last 2 inputs, no recurrent matrix.
+  CHECK(m.linear.ConvWidth() == 4);
+}
+
 TEST_CASE("a mixer without an MLP (Nemotron-H's lone blocks): no MLP and one norm",
           "[estimator][params]") {
   ModelArch m = TinyDense();
