@@ -401,13 +401,17 @@ bool ReadHybridPattern(const std::string& pattern, int64_t blocks, HybridLayers*
   return true;
 }
 
-// Whether the model type's linear layers are Mamba-2 (catalog/architectures.toml `mamba2`).
-bool HasMamba2(const json& flat) {
+// A structure trait of the config's model type (its text model's, for a VLM), false when the
+// table does not describe the type.
+bool TypeTrait(const json& flat, const char* trait) {
   const json& traits = ArchitectureTraits();
   std::string type = String(flat, "text_model_type");
   if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
-  return traits.contains(type) && Bool(traits[type], "mamba2", false);
+  return traits.contains(type) && Bool(traits[type], trait, false);
 }
+
+// Whether the model type's linear layers are Mamba-2 (catalog/architectures.toml `mamba2`).
+bool HasMamba2(const json& flat) { return TypeTrait(flat, "mamba2"); }
 
 // Mamba-2 layers (Granite 4.0 H, granitemoehybrid): `layer_types` names them "mamba", and
 // without it every layer is one (configuration_granitemoehybrid.py 110-111 at transformers
@@ -428,10 +432,7 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
   l.proj_bias = Bool(flat, "mamba_proj_bias", false);
   // Granite's mixer is expand x hidden wide and checks the heads against it; Nemotron-H's is
   // heads x head_dim wide whatever expand says (modeling_nemotron_h.py 241).
-  const json& traits = ArchitectureTraits();
-  const std::string type = String(flat, "model_type");
-  const bool width_checked =
-      traits.contains(type) && Bool(traits[type], "mamba_width_is_expand", false);
+  const bool width_checked = TypeTrait(flat, "mamba_width_is_expand");
   if (l.value_heads <= 0 || l.key_heads <= 0 || l.key_head_dim <= 0 || l.value_head_dim <= 0 ||
       (width_checked && l.value_heads * l.value_head_dim != inner)) {
     *error = fmt::format(
@@ -453,12 +454,7 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
 // LFM2's gated short convolutions (catalog/architectures.toml `short_conv`): layer_types names
 // them "conv"; older configs list the attention layers in full_attn_idxs, and with neither every
 // layer is attention (configuration_lfm2.py 82-88 at transformers 2da00a3c).
-bool HasShortConv(const json& flat) {
-  const json& traits = ArchitectureTraits();
-  std::string type = String(flat, "text_model_type");
-  if (type.empty() || !traits.contains(type)) type = String(flat, "model_type");
-  return traits.contains(type) && Bool(traits[type], "short_conv", false);
-}
+bool HasShortConv(const json& flat) { return TypeTrait(flat, "short_conv"); }
 
 void ReadShortConv(const json& flat, est::ModelArch& arch) {
   est::ModelArch::LinearAttention& l = arch.linear;
