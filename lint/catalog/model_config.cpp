@@ -261,8 +261,15 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
     int64_t width = 2 * arch.intermediate_size / 3;
     auto multiplier = flat.find("block_ffn_dim_multiplier");
     const bool scaled = multiplier == flat.end() || multiplier->is_number();
-    if (scaled) {
-      const double factor = multiplier == flat.end() ? 1.0 : multiplier->get<double>();
+    const double factor =
+        multiplier == flat.end() || !scaled ? 1.0 : multiplier->get<double>();
+    // A factor no model uses (the published ones are 1.0) would overflow the cast below.
+    if (scaled && !(factor > 0 && factor <= 64)) {
+      uncertain.push_back(fmt::format(
+          "block_ffn_dim_multiplier {} is not a factor between 0 and 64: the MLP is taken as "
+          "two thirds of intermediate_size, unscaled",
+          factor));
+    } else if (scaled) {
       const int64_t multiple = std::max<int64_t>(1, Int(flat, "block_multiple_of", 256));
       width = static_cast<int64_t>(factor * static_cast<double>(width));
       width = multiple * ((width + multiple - 1) / multiple);

@@ -304,6 +304,10 @@ TEST_CASE("LFM2: conv layers from layer_types or full_attn_idxs, its MLP two thi
   CHECK(plain.arch.intermediate_size == 4437);
   CHECK(FromJson(R"({"block_auto_adjust_ff_dim":false,)" + shape + "}").arch.intermediate_size ==
         6656);
+  // A stranger's factor of 1e300 is not cast into an integer (undefined behaviour): unscaled.
+  ModelEntry huge = FromJson(R"({"block_ffn_dim_multiplier":1e300,)" + shape + "}");
+  CHECK(huge.arch.intermediate_size == 4437);
+  CHECK_FALSE(huge.uncertain_fields.empty());
 }
 
 TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
