@@ -25,6 +25,18 @@ AXES = {
     "max_seq_len": (int, None, 2048),
     "grad_ckpt": (bool, None, False),
     "attn_impl": (str, ("sdpa", "eager"), "sdpa"),
+    # How long each step's sequences are (bench/gpu/batches.py): "fixed", every row max_seq_len
+    # tokens; "longtail", lengths drawn from a long-tailed distribution and each batch padded to
+    # its longest, as a padding collator does; "packed", documents concatenated into rows of
+    # max_seq_len with positions restarting per document, as a packing collator does.
+    "lengths": (str, ("fixed", "longtail", "packed"), "fixed"),
+    # PyTorch's caching allocator as configured by PYTORCH_CUDA_ALLOC_CONF: "default", or
+    # "expandable" (expandable_segments:True).
+    "alloc": (str, ("default", "expandable"), "default"),
+    # torch.cuda.set_per_process_memory_fraction as GiB: the allocator fails an allocation that
+    # would take its reservations past this, after freeing its cache, as on a card of that size.
+    # 0: the whole device. Runs with a cap can share the device (measure.py --parallel).
+    "memory_cap_gib": (int, None, 0),
     # Three steps: the first allocates the optimizer's state, the second runs forward and
     # backward with that state resident, which is where a training step peaks.
     "steps": (int, None, 3),
@@ -50,6 +62,9 @@ class Config:
     max_seq_len: int
     grad_ckpt: bool
     attn_impl: str
+    lengths: str
+    alloc: str
+    memory_cap_gib: int
     steps: int
     tags: tuple = field(default=(), compare=False)
 
@@ -68,6 +83,14 @@ class Config:
             parts.append(self.dtype)
         parts += [f"mb{self.micro_batch}", f"s{self.max_seq_len}",
                   "ckpt" if self.grad_ckpt else "nockpt", self.attn_impl]
+        # The axes added after the first sweeps name themselves only when set, so the ids of
+        # the runs already measured stay what they were.
+        if self.lengths != "fixed":
+            parts += [self.lengths, f"n{self.steps}"]
+        if self.alloc != "default":
+            parts.append(self.alloc)
+        if self.memory_cap_gib:
+            parts.append(f"cap{self.memory_cap_gib}")
         return "-".join(parts)
 
 
@@ -78,7 +101,7 @@ def _check_value(where, axis, value):
         raise GridError(f"{where}: {axis} must be {kind.__name__}, got {value!r}")
     if allowed is not None and value not in allowed:
         raise GridError(f"{where}: {axis} = {value!r} is not one of {', '.join(allowed)}")
-    if kind is int and value < (0 if axis == "lora_rank" else 1):
+    if kind is int and value < (0 if axis in ("lora_rank", "memory_cap_gib") else 1):
         raise GridError(f"{where}: {axis} = {value} is out of range")
 
 

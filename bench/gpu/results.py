@@ -33,6 +33,10 @@ def gpulint_args(config, gpu):
     if config.method == "lora":
         settings += [("lora_rank", config.lora_rank), ("lora_targets", config.lora_targets),
                      ("lora_dropout", 0.05)]
+    if config.lengths == "packed":
+        settings.append(("packing", True))
+    if config.alloc == "expandable":
+        settings.append(("expandable_segments", True))
     args = ["--role", role, "--model", config.model, "--gpu", gpu]
     for name, value in settings:
         text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -40,9 +44,21 @@ def gpulint_args(config, gpu):
     return args
 
 
-def case_record(config, result, gpu, command):
+def process_peak_bytes(result, shared_device):
+    """What nvidia-smi would show for the run's process: its own line of NVML's process list
+    where NVML gives one, else the device's used memory less what was used before the run,
+    which is the process's only when it had the device alone (None otherwise)."""
+    if result.get("nvml_pid_peak_bytes") is not None:
+        return result["nvml_pid_peak_bytes"]
+    if shared_device:
+        return None
+    return result["nvml_process_peak_bytes"]
+
+
+def case_record(config, result, gpu, command, shared_device=False):
     """The calibration case of one finished run. `result` is what the worker returned (or what
-    the runner recorded when the worker died)."""
+    the runner recorded when the worker died); `shared_device`: other runs may have used the
+    device at the same time."""
     settings = {"dtype": config.dtype, "micro_batch": config.micro_batch,
                 "max_seq_len": config.max_seq_len, "grad_accum": 1,
                 "grad_ckpt": config.grad_ckpt, "attn_impl": config.attn_impl,
@@ -51,6 +67,10 @@ def case_record(config, result, gpu, command):
         settings["optimizer"] = config.optimizer
     if config.method == "lora":
         settings.update(lora_rank=config.lora_rank, lora_targets=config.lora_targets)
+    if config.lengths == "packed":
+        settings["packing"] = True
+    if config.alloc == "expandable":
+        settings["expandable_segments"] = True
     case = {
         "id": config.id,
         "kind": "measured",
@@ -66,12 +86,12 @@ def case_record(config, result, gpu, command):
     }
     outcome = result.get("outcome", "error")
     if outcome == "fit":
-        case["measured"] = {
-            "peak_gib": result["nvml_process_peak_bytes"] / GIB,
-            "metric": "nvidia-smi", "scope": "per_gpu",
-            "allocated_gib": result["max_allocated_bytes"] / GIB,
-            "reserved_gib": result["max_reserved_bytes"] / GIB,
-        }
+        case["measured"] = {"metric": "nvidia-smi", "scope": "per_gpu"}
+        peak = process_peak_bytes(result, shared_device)
+        if peak is not None:
+            case["measured"]["peak_gib"] = peak / GIB
+        case["measured"].update(allocated_gib=result["max_allocated_bytes"] / GIB,
+                                reserved_gib=result["max_reserved_bytes"] / GIB)
     elif outcome == "oom":
         # What was held when the allocation failed: a floor, not the peak the run would need.
         case["measured"] = {"metric": "nvidia-smi", "scope": "per_gpu",
@@ -80,6 +100,15 @@ def case_record(config, result, gpu, command):
     case["args"] = gpulint_args(config, gpu)
     if case["outcome"] == "error":
         case["skip_reason"] = "the run failed: " + result.get("error", "no result")[-400:]
+    if config.memory_cap_gib:
+        case["memory_cap_gib"] = config.memory_cap_gib
+    if config.lengths != "fixed":
+        case["lengths"] = config.lengths
+    for key in ("steps_done", "num_alloc_retries", "expandable_segments", "nvml_pid_peak_bytes",
+                "nvml_process_peak_bytes"):
+        if result.get(key) is not None and (key != "nvml_process_peak_bytes" or
+                                            not shared_device):
+            case[key] = result[key]
     for key in ("device_name", "device_total_bytes", "nvml_baseline_bytes", "seconds"):
         if key in result:
             case[key] = result[key]
@@ -94,6 +123,17 @@ def case_record(config, result, gpu, command):
                      f"dropout 0.05, targets {config.lora_targets}")
     if config.dtype == "amp-bf16":
         notes.append("fp32 weights and optimizer, torch.autocast(bfloat16) forward")
+    if config.lengths == "longtail":
+        notes.append(f"{config.steps} steps of long-tailed lengths (bench/gpu/batches.py), each "
+                     "batch padded to its longest; one batch reaches max_seq_len")
+    if config.lengths == "packed":
+        notes.append(f"{config.steps} steps of documents packed into rows of max_seq_len, "
+                     "positions restarting per document (bench/gpu/batches.py)")
+    if config.alloc == "expandable":
+        notes.append("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+    if config.memory_cap_gib:
+        notes.append(f"torch.cuda.set_per_process_memory_fraction: the allocator stops at "
+                     f"{config.memory_cap_gib} GiB, as on a card of that size")
     if notes:
         case["notes"] = notes
     return case

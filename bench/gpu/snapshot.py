@@ -57,12 +57,13 @@ def explain(job):
     config, entry, top = job
     import torch
     import worker
+    worker.configure_allocator(config)
     torch.cuda.init()
     torch.cuda.memory._record_memory_history(enabled="all", context="all", stacks="python",
                                             max_entries=2_000_000)
     model, vocab_size = worker.build_model(config, entry)
     before = torch.cuda.memory_allocated()  # weights (and adapters) already there
-    worker.run_steps(config, model, vocab_size)
+    worker.run_steps(config, model, vocab_size, {"steps_done": 0})
     snapshot = torch.cuda.memory._snapshot()
     torch.cuda.memory._record_memory_history(enabled=None)
     trace = snapshot["device_traces"][torch.cuda.current_device()]

@@ -19,31 +19,52 @@ import threading
 
 from catalog import hf_config_kwargs
 
-NVML_INTERVAL_S = 0.002
+NVML_INTERVAL_S = 0.005
 
 
 class PeakSampler(threading.Thread):
-    """Polls NVML's used memory of one device and keeps the maximum."""
+    """Polls NVML and keeps two maxima: the device's used memory, which is this process's only
+    when it has the device alone, and this process's own line of NVML's process list (what
+    nvidia-smi prints per process), which holds when several runs share the device. The second
+    is None where NVML does not report processes (some virtual machines and containers)."""
 
-    def __init__(self, pynvml, handle):
+    def __init__(self, pynvml, handle, pid):
         super().__init__(daemon=True)
         self.pynvml = pynvml
         self.handle = handle
+        self.pid = pid
         self.peak_bytes = 0
+        self.pid_peak_bytes = None
         self.stop_event = threading.Event()
 
     def used_bytes(self):
         return self.pynvml.nvmlDeviceGetMemoryInfo(self.handle).used
 
+    def pid_bytes(self):
+        try:
+            processes = self.pynvml.nvmlDeviceGetComputeRunningProcesses(self.handle)
+        except self.pynvml.NVMLError:
+            return None
+        for process in processes:
+            if process.pid == self.pid and isinstance(process.usedGpuMemory, int):
+                return process.usedGpuMemory
+        return None
+
+    def sample(self):
+        self.peak_bytes = max(self.peak_bytes, self.used_bytes())
+        own = self.pid_bytes()
+        if own is not None:
+            self.pid_peak_bytes = max(self.pid_peak_bytes or 0, own)
+
     def run(self):
         while not self.stop_event.is_set():
-            self.peak_bytes = max(self.peak_bytes, self.used_bytes())
+            self.sample()
             self.stop_event.wait(NVML_INTERVAL_S)
 
     def finish(self):
         self.stop_event.set()
         self.join()
-        self.peak_bytes = max(self.peak_bytes, self.used_bytes())
+        self.sample()
         return self.peak_bytes
 
 
@@ -70,6 +91,17 @@ def device_name():
         handle = pynvml.nvmlDeviceGetHandleByIndex(nvml_device_index())
         name = pynvml.nvmlDeviceGetName(handle)
         return name.decode() if isinstance(name, bytes) else name
+    finally:
+        pynvml.nvmlShutdown()
+
+
+def device_total_bytes():
+    """The device's memory from NVML; safe in the parent (no CUDA context)."""
+    import pynvml
+    pynvml.nvmlInit()
+    try:
+        return pynvml.nvmlDeviceGetMemoryInfo(
+            pynvml.nvmlDeviceGetHandleByIndex(nvml_device_index())).total
     finally:
         pynvml.nvmlShutdown()
 
@@ -132,7 +164,33 @@ def build_model(config, entry):
     return model, hf_config.vocab_size
 
 
-def run_steps(config, model, vocab_size):
+def step_batches(config, vocab_size):
+    """Yields each step's model inputs as a trainer's collator would make them (batches.py)."""
+    import torch
+    import batches
+    steps, mb, length = config.steps, config.micro_batch, config.max_seq_len
+    if config.lengths == "fixed":
+        tokens = torch.randint(0, vocab_size, (mb, length), device="cuda")
+        for _ in range(steps):
+            yield {"input_ids": tokens, "labels": tokens}
+    elif config.lengths == "longtail":
+        for padded, lengths in batches.padded_steps(config.id, mb, length, steps):
+            tokens = torch.randint(0, vocab_size, (mb, padded), device="cuda")
+            mask = torch.zeros((mb, padded), dtype=torch.long, device="cuda")
+            for row, tokens_in_row in enumerate(lengths):
+                mask[row, :tokens_in_row] = 1  # right padding
+            labels = tokens.masked_fill(mask == 0, -100)
+            yield {"input_ids": tokens, "attention_mask": mask, "labels": labels}
+    else:  # packed: positions restart per document; a document's first token has no label
+        for rows in batches.packed_steps(config.id, mb, length, steps):
+            tokens = torch.randint(0, vocab_size, (mb, length), device="cuda")
+            positions = torch.cat([torch.cat([torch.arange(n) for n in row]) for row in rows])
+            positions = positions.view(mb, length).to("cuda")
+            labels = tokens.masked_fill(positions == 0, -100)
+            yield {"input_ids": tokens, "position_ids": positions, "labels": labels}
+
+
+def run_steps(config, model, vocab_size, progress):
     import torch
     train = config.mode == "train"
     if train:
@@ -142,38 +200,71 @@ def run_steps(config, model, vocab_size):
             torch.optim.SGD(params, lr=1e-5)
     else:
         model.eval()
-    tokens = torch.randint(0, vocab_size, (config.micro_batch, config.max_seq_len), device="cuda")
     autocast = torch.autocast("cuda", dtype=torch.bfloat16) if config.dtype == "amp-bf16" else \
         contextlib.nullcontext()
     # Labels in both modes: the loss upcasts the logits to fp32, as a trainer does and as a
     # reference model computing log-probabilities does.
     with torch.set_grad_enabled(train):
-        for _ in range(config.steps):
+        for batch in step_batches(config, vocab_size):
             with autocast:
-                loss = model(input_ids=tokens, labels=tokens).loss
+                loss = model(**batch).loss
             if train:
                 loss.backward()
                 optimizer.step()
                 optimizer.zero_grad(set_to_none=True)
-            del loss
+            del loss, batch
+            progress["steps_done"] += 1
     torch.cuda.synchronize()
+
+
+def configure_allocator(config):
+    """PYTORCH_CUDA_ALLOC_CONF for this run, set before CUDA starts (the allocator reads it
+    once); the parent imported torch without starting CUDA, so the child's setting holds."""
+    expandable = config.alloc == "expandable"
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = f"expandable_segments:{expandable}"
+    os.environ.pop("PYTORCH_ALLOC_CONF", None)
+
+
+def apply_allocator_settings(config):
+    """The same setting again through torch, after CUDA starts and before the first allocation,
+    in case this torch read the variable when the parent imported it; the result records the
+    segments' kind (expandable_in_effect) either way."""
+    import torch
+    setter = getattr(torch.cuda.memory, "_set_allocator_settings", None)
+    if setter is not None:
+        setter(f"expandable_segments:{config.alloc == 'expandable'}")
+
+
+def expandable_in_effect():
+    """Whether the allocator's segments are expandable, read from its snapshot (None when this
+    torch's snapshot does not say)."""
+    import torch
+    flags = [segment.get("is_expandable") for segment in torch.cuda.memory_snapshot()]
+    flags = [flag for flag in flags if flag is not None]
+    return any(flags) if flags else None
 
 
 def measure(job):
     """The runner's child function: `job` is (Config, catalog entry); returns the result dict."""
     config, entry = job
+    configure_allocator(config)
     import pynvml
     import torch
     pynvml.nvmlInit()
     handle = pynvml.nvmlDeviceGetHandleByIndex(nvml_device_index())
-    sampler = PeakSampler(pynvml, handle)
+    sampler = PeakSampler(pynvml, handle, os.getpid())
     baseline_bytes = sampler.used_bytes()  # before this process creates its CUDA context
     sampler.start()
     result = {"nvml_baseline_bytes": baseline_bytes, "versions": versions()}
+    progress = {"steps_done": 0}
     try:
         torch.cuda.init()
+        apply_allocator_settings(config)
+        if config.memory_cap_gib:
+            total = torch.cuda.get_device_properties(0).total_memory
+            torch.cuda.set_per_process_memory_fraction(min(1.0, config.memory_cap_gib * 2**30 / total))
         model, vocab_size = build_model(config, entry)
-        run_steps(config, model, vocab_size)
+        run_steps(config, model, vocab_size, progress)
         result["outcome"] = "fit"
     except Exception as error:  # noqa: BLE001 - an OOM is an outcome; anything else is recorded
         if not is_out_of_memory(error):
@@ -182,10 +273,15 @@ def measure(job):
         result["error"] = str(error).splitlines()[0][:300]
     peak_bytes = sampler.finish()
     result.update(
+        steps_done=progress["steps_done"],
         nvml_process_peak_bytes=peak_bytes - baseline_bytes,
         max_allocated_bytes=torch.cuda.max_memory_allocated(),
         max_reserved_bytes=torch.cuda.max_memory_reserved(),
+        num_alloc_retries=torch.cuda.memory_stats().get("num_alloc_retries", 0),
+        expandable_segments=expandable_in_effect(),
         device_name=torch.cuda.get_device_name(),
         device_total_bytes=pynvml.nvmlDeviceGetMemoryInfo(handle).total)
+    if sampler.pid_peak_bytes is not None:
+        result["nvml_pid_peak_bytes"] = sampler.pid_peak_bytes
     pynvml.nvmlShutdown()
     return result

@@ -33,6 +33,14 @@ class ExpandTest(unittest.TestCase):
                           'grad_ckpt = true\nattn_impl = "eager"\n')
         self.assertEqual(config.id, "qwen3-0.6b-train-lora64-bf16-adamw-mb4-s512-ckpt-eager")
 
+    def test_new_axes_name_themselves_only_when_set(self):
+        (plain,) = parse('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\n')
+        self.assertEqual(plain.id, "qwen3-0.6b-train-full-amp-bf16-adamw-mb1-s2048-nockpt-sdpa")
+        (varied,) = parse('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\n'
+                          'lengths = "longtail"\nsteps = 100\nalloc = "expandable"\n'
+                          'memory_cap_gib = 32\n')
+        self.assertEqual(varied.id, plain.id + "-longtail-n100-expandable-cap32")
+
     def test_full_runs_ignore_a_swept_lora_rank(self):
         configs = parse('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nlora_rank = [8]\n')
         self.assertEqual(configs[0].lora_rank, 0)
@@ -53,6 +61,8 @@ class RejectTest(unittest.TestCase):
         ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nmicro_batch = 0\n', "out of range"),
         ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\ndtype = "fp8"\n', "dtype = 'fp8' is not one of"),
         ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nmicro_batch = []\n', "empty list"),
+        ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nlengths = "random"\n', "lengths = 'random'"),
+        ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nmemory_cap_gib = -1\n', "out of range"),
         ('[[sweep]]\nname = "a"\nmodels = "nobody/Model-1B"\n', "'nobody/Model-1B' is not in catalog"),
         ('[[sweep]]\nname = "a"\nmodels = "Qwen/Qwen3-0.6B"\nmethod = "lora"\n', "needs lora_rank"),
         ('[[sweep]]\nname = "a"\n', "no model"),
@@ -106,6 +116,17 @@ class ShippedGridTest(unittest.TestCase):
         self.assertTrue({"adamw", "sgd"} <= {c.optimizer for c in train})
         self.assertTrue({8, 64} <= {c.lora_rank for c in train if c.method == "lora"})
         self.assertTrue(any(c.mode == "forward" for c in self.configs))
+
+    def test_long_runs_cover_what_real_data_does(self):
+        """Issue 23: long runs on varying lengths, packing on and off, with and without
+        expandable segments, some of them past their memory cap."""
+        long = [c for c in self.configs if c.lengths != "fixed"]
+        self.assertGreaterEqual(len(long), 150)
+        self.assertTrue(all(c.steps >= 100 for c in long))
+        self.assertEqual({c.lengths for c in long}, {"longtail", "packed"})
+        self.assertEqual({c.alloc for c in long}, {"default", "expandable"})
+        self.assertEqual({c.method for c in long}, {"full", "lora"})
+        self.assertTrue(all(c.memory_cap_gib for c in long))
 
     def test_sizes_span_half_a_billion_to_eight(self):
         sizes = {self.models[c.model]["params_computed_text"] for c in self.configs}

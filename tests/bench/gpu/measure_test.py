@@ -82,6 +82,56 @@ class RunGridTest(unittest.TestCase):
         self.assertIn("left for the next call", self.log[-1])
 
 
+def capped(caps):
+    text = ('[[sweep]]\nname = "s"\nmodels = "Qwen/Qwen3-0.6B"\nmicro_batch = 1\n'
+            'memory_cap_gib = [' + ", ".join(str(c) for c in caps) + "]\n")
+    return grid.parse_grid(text, "g.toml", MODELS)
+
+
+class AdmitTest(unittest.TestCase):
+    def test_capped_runs_share_the_device_while_their_caps_fit(self):
+        small, large = capped([30, 110])
+        admit = measure.admits(device_gib=139, parallel=4)
+        job = (small, {})
+        self.assertTrue(admit(job, [job, job, job][:3]))      # 4 x 31.5 <= 139
+        self.assertFalse(admit((large, {}), [job]))           # 31.5 + 111.5 > 139
+        self.assertFalse(admit(job, [job, job, job, job]))    # at most `parallel`
+
+    def test_a_run_without_a_cap_runs_alone(self):
+        (uncapped,) = capped([0])
+        (small,) = capped([8])
+        admit = measure.admits(device_gib=139, parallel=4)
+        self.assertFalse(admit((uncapped, {}), [(small, {})]))
+        self.assertFalse(admit((small, {}), [(uncapped, {})]))
+
+
+def pid_measure(job):
+    config, _ = job
+    return {"outcome": "fit", "nvml_process_peak_bytes": 99 * GIB,
+            "nvml_pid_peak_bytes": config.memory_cap_gib * GIB if config.memory_cap_gib > 9
+            else None, "max_allocated_bytes": GIB, "max_reserved_bytes": GIB}
+
+
+class SharedDeviceTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.folder.name, "H100-80GB.toml")
+        self.log = []
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_a_shared_device_records_only_each_process_own_peak(self):
+        configs = capped([8, 10])
+        self.assertEqual(measure.run_grid(configs, MODELS, self.path, "H100-80GB", pid_measure,
+                                          timeout_s=30, budget_s=None, log=self.log.append,
+                                          parallel=2, device_gib=80), (2, 0))
+        by_cap = {c["memory_cap_gib"]: c for c in read_cases(self.path)}
+        self.assertNotIn("peak_gib", by_cap[8]["measured"])  # the device's figure is not its own
+        self.assertEqual(by_cap[10]["measured"]["peak_gib"], 10.0)
+        self.assertNotIn("nvml_process_peak_bytes", by_cap[8])
+
+
 class CommandLineTest(unittest.TestCase):
     def call(self, *argv):
         out, err = io.StringIO(), io.StringIO()
@@ -102,6 +152,13 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(sorted(every.split()), sorted(first.split() + second.split()))
         one = every.split()[5]
         self.assertEqual(self.call("list", "--only", one)[1].split(), [one])
+
+    def test_sweep_selects_whole_sweeps(self):
+        _, out, _ = self.call("list", "--sweep", "edge-qwen3-0.6b", "longtail-forward")
+        self.assertEqual(len(out.split()), 12)
+        code, _, err = self.call("list", "--sweep", "no-such-sweep")
+        self.assertEqual(code, 2)
+        self.assertIn("no-such-sweep", err)
 
     def test_bad_grid_and_unknown_id_exit_2(self):
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as handle:

@@ -37,6 +37,44 @@ def large(_):
     return {"outcome": "fit", "blob": "x" * (1 << 20)}
 
 
+def spans(_):
+    started = time.monotonic()  # CLOCK_MONOTONIC: one clock for every process of the machine
+    time.sleep(0.4)
+    return {"outcome": "fit", "start": started, "end": time.monotonic()}
+
+
+class RunManyTest(unittest.TestCase):
+    def run_all(self, admit, stop_starting=lambda: False, jobs=(1, 2, 3)):
+        return list(runner.run_many(spans, list(jobs), 30, admit, stop_starting))
+
+    def test_admitted_jobs_run_at_the_same_time(self):
+        done = self.run_all(lambda job, running: True)
+        self.assertEqual(sorted(job for job, _ in done), [1, 2, 3])
+        results = [result for _, result in done]
+        self.assertLess(max(r["start"] for r in results), min(r["end"] for r in results))
+
+    def test_jobs_not_admitted_beside_others_run_one_after_another(self):
+        done = self.run_all(lambda job, running: False)
+        results = sorted((result for _, result in done), key=lambda r: r["start"])
+        self.assertEqual(len(results), 3)
+        for before, after in zip(results, results[1:]):
+            self.assertGreaterEqual(after["start"], before["end"])
+
+    def test_admission_sees_the_running_jobs(self):
+        seen = []
+
+        def at_most_two(job, running):
+            seen.append(len(running))
+            return len(running) < 2
+        done = self.run_all(at_most_two, jobs=(1, 2, 3, 4))
+        self.assertEqual(len(done), 4)
+        self.assertEqual(max(seen), 2)
+
+    def test_nothing_starts_after_stop(self):
+        done = self.run_all(lambda job, running: False, stop_starting=lambda: True)
+        self.assertEqual(done, [])
+
+
 class RunInChildTest(unittest.TestCase):
     def test_result_comes_from_another_process(self):
         result = runner.run_in_child(returns, 42, timeout_s=30)
