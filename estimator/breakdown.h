@@ -32,6 +32,11 @@ struct Breakdown {
   // reaches in a long run. An engine that claims a fixed budget has one value for all three.
   double total_low = 0;
   double total_high = 0;
+  /// What nvidia-smi may show for the process over a long run when memory is plentiful: the
+  /// allocator keeps what it freed until an allocation fails, then gives its cached segments
+  /// back and tries again, so this is not what the run needs (estimator/overhead.h,
+  /// CachedSlackFraction). At least total_high; 0 where the estimate does not say.
+  double total_cached = 0;
 
   std::string peak_phase;      ///< where the peak is: "backward", "optimizer step", ...
   /// Why the peak's largest term is that large, in one clause ("activations: 524288 tokens x

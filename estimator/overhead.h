@@ -44,10 +44,14 @@ inline constexpr double kAllocatorSlackFraction = 0.07;
 /// large short-lived tensors of the loss leave holes the steady state cannot fill. 0.38: 218 of
 /// the 229 H100 training runs of bench/gpu/results (95%) reserved at most this much above their
 /// allocated peak (median 0.10; the largest, 0.54, a Qwen2.5-1.5B full fine-tune whose
-/// 150k-token vocabulary makes the loss's logits most of the step); `bench/gpu/slack`
-/// recomputes it. A fraction of the whole peak would give a LoRA run, whose frozen base is most
-/// of its memory, four times the slack it shows. Those runs had fixed shapes; batches of varying
-/// length can only add to it.
+/// 150k-token vocabulary makes the loss's logits most of the step). A fraction of the whole
+/// peak would give a LoRA run, whose frozen base is most of its memory, four times the slack it
+/// shows. That is what those runs reserved with memory to spare; what a run needs is less, since
+/// the allocator frees its cached segments before it fails an allocation. Checked on varying
+/// lengths (the H200 edge sweeps of bench/gpu/grid.toml, 100 steps, memory capped): three runs
+/// capped at their allocated peak plus 1-7% of their working set died at their longest batch;
+/// capped at 19-31% (inside this bound) they ran every step, though with memory to spare the
+/// same runs cached 18-47% (CachedSlackFraction).
 inline constexpr double kAllocatorSlackHighFraction = 0.38;
 
 /// The reserved peak a long run reaches: the weights as allocated, the rest with the high slack.
@@ -71,10 +75,63 @@ inline double TypicalReserved(double allocated_bytes, double weight_bytes) {
 /// segment corresponding to empty physical pages"; `release_blocks` unmaps every free block of
 /// an expandable segment, where a fixed segment is released only when wholly free). So holes
 /// no longer end a run; what stays is the part of a 20 MiB page a hole shares with a live
-/// block. gpulint has no measurement of that with these segments on, so the typical slack
-/// stands in for it: the high end is the typical reserved peak.
+/// block. Measured (H200 edge sweeps): the three runs that died with the default allocator at
+/// 1-7% of their working set above their allocated peak ran all 100 steps at the same caps
+/// with expandable segments. The high end is the typical reserved peak.
 inline double ExpandableReserved(double allocated_bytes, double weight_bytes) {
   return TypicalReserved(allocated_bytes, weight_bytes);
+}
+
+/// What decides how far a long run's cached segments outgrow its live tensors when memory is
+/// plentiful (what nvidia-smi shows; Breakdown::total_cached).
+///
+/// PyTorch's caching allocator keeps freed blocks for reuse and returns memory to the device
+/// only when an allocation fails (then it frees its cached segments and tries once more). A
+/// request of 1 MiB or more is served from a large block, split if larger; a request larger
+/// than every free block takes a new segment of its own from cudaMalloc, rounded up to 2 MiB
+/// (c10/cuda/CUDACachingAllocator.cpp: kLargeBuffer, kRoundLarge, get_allocation_size,
+/// alloc_block). So what fragments is what each step allocates and frees (activations, logits,
+/// gradients, recomputed layers), never the weights and optimizer states allocated once at the
+/// start. Three things set how much: batches whose length varies step by step (each new longest
+/// shape finds the cached blocks split for shorter ones and takes new segments), recomputation
+/// under activation checkpointing (backward allocates each layer's activations again, in an
+/// order interleaved with the freeing of the next layer's, and splits the blocks the forward
+/// left), and expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: a segment
+/// grows in place and, before an allocation fails, the allocator unmaps every free page of its
+/// segments and maps them where the request needs them; Note [Expandable Segments], and
+/// release_blocks unmapping the free blocks of an expandable segment where a fixed segment is
+/// released only when wholly free).
+struct AllocatorRun {
+  bool varying_shapes = true;  ///< batches padded to their own longest (not packed, not fixed)
+  bool recompute = false;      ///< activation checkpointing: backward recomputes each layer
+  bool expandable_segments = false;
+};
+
+/// The cache a long run holds when memory is plentiful, as a fraction of the step's working set
+/// (the allocated peak beyond the weights and optimizer states). Not what the run needs: before
+/// an allocation fails, the allocator frees its cached segments and tries again
+/// (CUDACachingAllocator.cpp, malloc: release_available_cached_blocks, then release_cached_blocks,
+/// each followed by another alloc_block), so a run capped below this keeps
+/// going (kAllocatorSlackHighFraction).
+///
+/// Measured on 304 training runs on an H100 and an H200 (bench/gpu/results; `bench/gpu/slack`
+/// recomputes the table): fixed shapes from the 3-step sweeps and packed rows, varying lengths
+/// from 100-step runs on long-tailed lengths padded per batch (bench/gpu/batches.py). The high
+/// end is the largest fraction any run of its group showed, rounded up.
+///
+///   shapes   backward      allocator    runs  median  max
+///   fixed    no recompute  default        94    0.08  0.37
+///   fixed    recompute     default       140    0.26  0.97
+///   varying  no recompute  default        22    0.18  0.47
+///   varying  recompute     default        17    0.78  2.07
+///   either   either        expandable     47    0.07  0.36
+double CachedSlackFraction(const AllocatorRun& run);
+
+/// The reserved peak: the allocated peak and `fraction` of its part beyond `state` (what is
+/// allocated once and never freed).
+inline double WithSlack(double allocated_bytes, double state_bytes, double fraction) {
+  const double working = allocated_bytes > state_bytes ? allocated_bytes - state_bytes : 0;
+  return allocated_bytes + working * fraction;
 }
 
 /// The device total of a process given its reserved peak, its CUDA context and whether it uses

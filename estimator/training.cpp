@@ -396,6 +396,14 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                                  ? ExpandableReserved(b.torch_allocated, loaded_weights)
                                  : HighReserved(b.torch_allocated, loaded_weights),
                              in.gpus > 1, kTrainingCudaContextGib);
+  // What nvidia-smi may show with memory to spare: the weights (less the gathered layers, which
+  // come and go each step) and the optimizer's states leave no holes; the working set's cache
+  // grows with varying lengths and recomputation.
+  const AllocatorRun run{in.varying_shapes, in.recompute != Recompute::kNone && !in.forward_only,
+                         in.expandable_segments};
+  b.total_cached = DeviceTotal(
+      WithSlack(b.torch_allocated, loaded_weights + b.optimizer, CachedSlackFraction(run)),
+      in.gpus > 1, kTrainingCudaContextGib);
   if (paged_states > 0) {
     // Paged states take what the GPU has left and page out under pressure: none at the low end.
     double resident = std::min(paged_states, std::max(0.0, in.gpu_total_bytes - b.total));
@@ -407,6 +415,9 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                                   BytesToGib(resident))
                     : std::string()});
   }
+  // No process caches more than the device holds.
+  if (in.gpu_total_bytes > 0) b.total_cached = std::min(b.total_cached, in.gpu_total_bytes);
+  b.total_cached = std::max(b.total_cached, b.total_high);
   // The workspaces are allocated tensors but belong to no term of the model: overhead.
   b.overhead = b.total - (b.torch_allocated - workspace);
   b.terms.push_back({"activations per token per layer", activation.per_token_layer,

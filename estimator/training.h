@@ -99,6 +99,9 @@ struct TrainingInput {
   /// PyTorch's allocator runs with expandable segments: the high end takes the typical slack
   /// (estimator/overhead.h, ExpandableReserved).
   bool expandable_segments = false;
+  /// Batches vary in length step by step (padded to their own longest, or unpadded), as real
+  /// data makes them; false when every micro-batch has one shape (packing, fixed rows).
+  bool varying_shapes = true;
 };
 
 Breakdown EstimateTraining(const TrainingInput& input);

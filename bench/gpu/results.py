@@ -33,7 +33,9 @@ def gpulint_args(config, gpu):
     if config.method == "lora":
         settings += [("lora_rank", config.lora_rank), ("lora_targets", config.lora_targets),
                      ("lora_dropout", 0.05)]
-    if config.lengths == "packed":
+    # Fixed rows and packed rows both give every step one full shape: what gpulint's `packing`
+    # means for memory (estimator/overhead.h, AllocatorSlack).
+    if config.lengths in ("fixed", "packed"):
         settings.append(("packing", True))
     if config.alloc == "expandable":
         settings.append(("expandable_segments", True))
@@ -67,7 +69,7 @@ def case_record(config, result, gpu, command, shared_device=False):
         settings["optimizer"] = config.optimizer
     if config.method == "lora":
         settings.update(lora_rank=config.lora_rank, lora_targets=config.lora_targets)
-    if config.lengths == "packed":
+    if config.lengths in ("fixed", "packed"):
         settings["packing"] = True
     if config.alloc == "expandable":
         settings["expandable_segments"] = True

@@ -426,10 +426,17 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
              "Megatron recomputes nothing unless recompute_granularity is set");
   in.sequence_parallel = s.BoolOr("sp", false);
   in.expandable_segments = s.BoolOr("expandable_segments", false);
+  // Packed rows have one shape every step; anything padded per batch, or unpadded, varies.
+  in.varying_shapes = !s.BoolOr("packing", false);
   if (in.expandable_segments && explain)
     out->assumptions.push_back(
         "expandable_segments:True: the allocator unmaps free pages before an allocation fails, "
         "so the high end takes the typical slack, not the holes of a long run");
+  else if (in.varying_shapes && explain)
+    out->assumptions.push_back(
+        "batches vary in length (no packing): with memory to spare the allocator's cache grows "
+        "past the live tensors, more so under checkpointing (the cached figure), and is given "
+        "back before an allocation fails");
   if (auto attn = s.String("attn_impl"); attn && *attn == "eager")
     in.attention = est::AttentionKind::kEager;
   // The loss path: the framework's trait, unless the script turns on a fused cross-entropy.

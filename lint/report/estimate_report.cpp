@@ -57,6 +57,7 @@ Json EstimateObject(const Workload& w, const WorkloadEstimate& e) {
     per_gpu["total"] = Gib(b.total);
     per_gpu["total_low"] = Gib(b.total_low);
     per_gpu["total_high"] = Gib(b.total_high);
+    if (b.total_cached > 0) per_gpu["total_cached"] = Gib(b.total_cached);
     j["per_gpu"] = per_gpu;
     j["usable"] = Gib(e.usable_bytes);
     j["fits"] = e.fits;  // at the high end
@@ -178,6 +179,12 @@ std::string FileEstimateText(const FileAnalysis& analysis, bool color, size_t co
                         "run reaches)",
                         "range", est::BytesToGib(b.total_low), est::BytesToGib(b.total_high)),
             "                            ");
+    if (b.total_cached > b.total_high)
+      prose("      ",
+            fmt::format("{:<12} {:>8.2f} GiB  (what nvidia-smi may show over a long run with "
+                        "memory to spare: cache the allocator gives back before it fails)",
+                        "cached", est::BytesToGib(b.total_cached)),
+            "                            ");
     const double high_margin = e.usable_bytes - b.total_high;
     const double low_margin = e.usable_bytes - b.total_low;
     const Verdict verdict = VerdictOf(e);
@@ -292,6 +299,9 @@ std::string BreakdownMarkdown(const FileAnalysis& analysis) {
     if (b.total_high > b.total_low)
       out += fmt::format("| range (no slack - a long run's slack) | {:.2f} - {:.2f} |\n",
                          est::BytesToGib(b.total_low), est::BytesToGib(b.total_high));
+    if (b.total_cached > b.total_high)
+      out += fmt::format("| cached over a long run, given back under pressure | {:.2f} |\n",
+                         est::BytesToGib(b.total_cached));
   }
   return out;
 }

@@ -30,3 +30,28 @@ TEST_CASE("with expandable segments a long run reserves what a typical one does"
   // Never above the high end of fixed segments.
   CHECK(ExpandableReserved(10.0, 9.5) == Approx(HighReserved(10.0, 9.5)));
 }
+
+TEST_CASE("the cache grows with varying shapes and recomputation, not with expandable segments",
+          "[estimator][overhead]") {
+  const double fixed = CachedSlackFraction({false, false, false});
+  const double fixed_recompute = CachedSlackFraction({false, true, false});
+  const double varying = CachedSlackFraction({true, false, false});
+  const double varying_recompute = CachedSlackFraction({true, true, false});
+  CHECK(fixed < varying);
+  CHECK(fixed < fixed_recompute);
+  CHECK(fixed_recompute < varying_recompute);
+  CHECK(varying < varying_recompute);
+  for (bool varying_shapes : {false, true})
+    for (bool recompute : {false, true})
+      CHECK(CachedSlackFraction({varying_shapes, recompute, true}) <= fixed);
+  // At or above the largest fraction each group of bench/gpu/results showed (overhead.h's
+  // table): a bound on what was measured, not a median.
+  CHECK(fixed >= 0.37);
+  CHECK(fixed_recompute >= 0.97);
+  CHECK(varying >= 0.47);
+  CHECK(varying_recompute >= 2.07);
+  CHECK(CachedSlackFraction({true, true, true}) >= 0.36);
+  // Only the working set carries it.
+  CHECK(WithSlack(10.0, 9.0, 0.5) == Approx(10.5));
+  CHECK(WithSlack(10.0, 12.0, 0.5) == 10.0);
+}

@@ -549,6 +549,45 @@ TEST_CASE("the peak is a range: live tensors below, a long run's allocator slack
         Approx(context + GibToBytes(kNcclGib)));
 }
 
+TEST_CASE("a long run caches more than it needs: more with varying lengths and recomputation",
+          "[estimator][training]") {
+  ModelArch m = Tiny();
+  TrainingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.micro_batch = 4;
+  in.seq_len = 1024;
+  const double context = GibToBytes(kTrainingCudaContextGib);
+  Breakdown varying = EstimateTraining(in);
+  // The weights and optimizer states are allocated once and leave no holes: only the working
+  // set's cache grows.
+  const double working = varying.torch_allocated - varying.weights - varying.optimizer;
+  REQUIRE(working > 0);
+  CHECK(varying.total_cached ==
+        Approx(varying.torch_allocated + working * CachedSlackFraction({true, false, false}) +
+               context));
+  CHECK(varying.total_cached > varying.total_high);  // what it shows is not what it needs
+  in.varying_shapes = false;
+  Breakdown packed = EstimateTraining(in);
+  CHECK(packed.total_cached < varying.total_cached);
+  CHECK(packed.total_high == Approx(varying.total_high));  // the verdict's end does not move
+  in.varying_shapes = true;
+  in.recompute = Recompute::kFull;
+  Breakdown recomputed = EstimateTraining(in);
+  CHECK(recomputed.total_cached - recomputed.total_low ==
+        Approx((recomputed.torch_allocated - recomputed.weights - recomputed.optimizer) *
+               CachedSlackFraction({true, true, false})));
+  in.expandable_segments = true;
+  Breakdown expandable = EstimateTraining(in);
+  CHECK(expandable.total_cached - expandable.total_low <
+        (recomputed.total_cached - recomputed.total_low) / 4);
+  CHECK(expandable.total_cached >= expandable.total_high);
+  // Never more than the device holds.
+  in.expandable_segments = false;
+  in.gpu_total_bytes = recomputed.total_high + 1;
+  CHECK(EstimateTraining(in).total_cached == in.gpu_total_bytes);
+}
+
 TEST_CASE("LoRA freezes the base: no gradients or moments for it", "[estimator][training]") {
   ModelArch m = Tiny();
   TrainingInput in = TinyInput(m);
