@@ -81,6 +81,17 @@ def run_grid(configs, models, results_path, gpu, measure, timeout_s, budget_s, l
     return measured, left
 
 
+def select(configs, wanted, key, complaint):
+    """The configurations whose `key` is in `wanted` (all when nothing is wanted), and an error
+    naming what was wanted and is not there."""
+    if not wanted:
+        return configs, None
+    unknown = set(wanted) - {key(config) for config in configs}
+    if unknown:
+        return configs, f"{complaint}: {', '.join(sorted(unknown))}"
+    return [config for config in configs if key(config) in wanted], None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("check", "list", "run"))
@@ -106,18 +117,12 @@ def main(argv=None):
     except (grid.GridError, ValueError, OSError) as error:
         print(f"measure: error: {error}", file=sys.stderr)
         return 2
-    if args.sweep:
-        unknown = set(args.sweep) - {config.sweep for config in configs}
-        if unknown:
-            print(f"measure: error: no such sweep: {', '.join(sorted(unknown))}", file=sys.stderr)
-            return 2
-        configs = [config for config in configs if config.sweep in args.sweep]
-    if args.only:
-        unknown = set(args.only) - {config.id for config in configs}
-        if unknown:
-            print(f"measure: error: not in the grid: {', '.join(sorted(unknown))}", file=sys.stderr)
-            return 2
-        configs = [config for config in configs if config.id in args.only]
+    configs, error = select(configs, args.sweep, lambda config: config.sweep, "no such sweep")
+    if not error:
+        configs, error = select(configs, args.only, lambda config: config.id, "not in the grid")
+    if error:
+        print(f"measure: error: {error}", file=sys.stderr)
+        return 2
 
     if args.action == "check":
         counts = {}

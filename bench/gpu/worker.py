@@ -230,7 +230,10 @@ def apply_allocator_settings(config):
     in case this torch read the variable when the parent imported it; the result records the
     segments' kind (expandable_in_effect) either way."""
     import torch
-    setter = getattr(torch.cuda.memory, "_set_allocator_settings", None)
+    # torch 2.9 moved the setter to the accelerator-generic allocator config and deprecated the
+    # CUDA one (a FutureWarning per run on torch 2.11).
+    setter = getattr(torch._C, "_accelerator_setAllocatorSettings", None) or \
+        getattr(torch.cuda.memory, "_set_allocator_settings", None)
     if setter is not None:
         setter(f"expandable_segments:{config.alloc == 'expandable'}")
 

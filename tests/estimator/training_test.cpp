@@ -37,6 +37,17 @@ TrainingInput TinyInput(const ModelArch& m) {
   return in;
 }
 
+// A step whose working set (activations, logits) outweighs its state: where the allocator's
+// slack shows.
+TrainingInput RangeInput(const ModelArch& m) {
+  TrainingInput in;
+  in.arch = &m;
+  in.gpu_total_bytes = GibToBytes(80);
+  in.micro_batch = 4;
+  in.seq_len = 1024;
+  return in;
+}
+
 double TermBytes(const Breakdown& b, const std::string& name) {
   for (const Term& term : b.terms)
     if (term.name == name) return term.bytes;
@@ -528,11 +539,7 @@ TEST_CASE("TP=2 halves the linear weights, not the replicated norms", "[estimato
 TEST_CASE("the peak is a range: live tensors below, a long run's allocator slack above",
           "[estimator][training]") {
   ModelArch m = Tiny();
-  TrainingInput in;
-  in.arch = &m;
-  in.gpu_total_bytes = GibToBytes(80);
-  in.micro_batch = 4;
-  in.seq_len = 1024;
+  TrainingInput in = RangeInput(m);
   Breakdown b = EstimateTraining(in);
   const double context = GibToBytes(kTrainingCudaContextGib);  // one GPU: no NCCL
   CHECK(b.total_low == Approx(b.torch_allocated + context));
@@ -552,11 +559,7 @@ TEST_CASE("the peak is a range: live tensors below, a long run's allocator slack
 TEST_CASE("a long run caches more than it needs: more with varying lengths and recomputation",
           "[estimator][training]") {
   ModelArch m = Tiny();
-  TrainingInput in;
-  in.arch = &m;
-  in.gpu_total_bytes = GibToBytes(80);
-  in.micro_batch = 4;
-  in.seq_len = 1024;
+  TrainingInput in = RangeInput(m);
   const double context = GibToBytes(kTrainingCudaContextGib);
   Breakdown varying = EstimateTraining(in);
   // The weights and optimizer states are allocated once and leave no holes: only the working

@@ -44,7 +44,9 @@ def read_cases(path):
         return tomllib.load(handle)["case"]
 
 
-class RunGridTest(unittest.TestCase):
+class ResultsFolder:
+    """A results file in a folder of its own, removed after each test."""
+
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.path = os.path.join(self.folder.name, "H100-80GB.toml")
@@ -53,6 +55,8 @@ class RunGridTest(unittest.TestCase):
     def tearDown(self):
         self.folder.cleanup()
 
+
+class RunGridTest(ResultsFolder, unittest.TestCase):
     def run_grid(self, grid_configs, measure_fn=fake_measure, budget_s=None):
         return measure.run_grid(grid_configs, MODELS, self.path, "H100-80GB", measure_fn,
                                 timeout_s=30, budget_s=budget_s, log=self.log.append)
@@ -112,15 +116,7 @@ def pid_measure(job):
             else None, "max_allocated_bytes": GIB, "max_reserved_bytes": GIB}
 
 
-class SharedDeviceTest(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.folder.name, "H100-80GB.toml")
-        self.log = []
-
-    def tearDown(self):
-        self.folder.cleanup()
-
+class SharedDeviceTest(ResultsFolder, unittest.TestCase):
     def test_a_shared_device_records_only_each_process_own_peak(self):
         configs = capped([8, 10])
         self.assertEqual(measure.run_grid(configs, MODELS, self.path, "H100-80GB", pid_measure,
