@@ -114,6 +114,7 @@ const ExprSchema& RuleSchema() {
       s[n] = ExprType::kNumber;
     s["est.fits"] = ExprType::kBool;
     s["est.peak_phase"] = s["est.offload_advice"] = s["est.why_note"] = ExprType::kString;
+    s["est.allocator_note"] = ExprType::kString;
     for (const char* n : {"workload.role", "workload.framework", "workload.engine",
                           "workload.model_ref", "workload.skipped", "workload.suggestions",
                           "workload.undecided", "workload.reading_decides",
@@ -390,6 +391,25 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         copy.settings.erase("recompute");
         WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
         return what_if.breakdown ? Gib(what_if.breakdown->total_high) : ExprValue::Missing();
+      }
+      if (field == "allocator_note") {
+        // What expandable segments would make of the high end, for a trainer whose allocator
+        // runs without them ("" otherwise): the fix that narrows the range (overhead.h).
+        if (e.kind != WorkloadEstimate::Kind::kTraining) return ExprValue::String("");
+        if (const Setting* set = w.Find("expandable_segments");
+            set && set->value.is_bool() && set->value.boolean)
+          return ExprValue::String("");
+        Workload copy = w;
+        Setting expandable;
+        expandable.name = "expandable_segments";
+        expandable.value = Value::Bool(true);
+        copy.settings["expandable_segments"] = expandable;
+        WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
+        if (!what_if.breakdown) return ExprValue::String("");
+        const double high = what_if.breakdown->total_high;
+        return ExprValue::String(fmt::format(
+            "; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True the high end is {:.1f} GiB{}",
+            est::BytesToGib(high), high <= e.usable_bytes ? ", which fits" : ""));
       }
       if (field == "offload_advice") {
         // CPU offload worth a finding: placement that spills silently (device_map past

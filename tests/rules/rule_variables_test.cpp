@@ -107,3 +107,32 @@ TEST_CASE("GL204 checks Megatron's expert layout, ETP x EP x PP, beside TP x PP 
   REQUIRE(outcome.ok);
   CHECK_FALSE(Reports(outcome.findings, "GL204"));
 }
+
+TEST_CASE("GL113 names what expandable segments make of the high end, unless they are on",
+          "[rules]") {
+  TempDir dir;
+  const std::string job =
+      "accelerate launch --num_processes 1 train.py --model_name_or_path meta-llama/Llama-3.2-1B "
+      "--bf16 --gradient_checkpointing --max_seq_length 4608 --per_device_train_batch_size 3\n";
+  auto message = [](const std::vector<gpulint::Finding>& findings) {
+    for (const gpulint::Finding& f : findings)
+      if (f.rule == "GL113") return f.message;
+    return std::string("(no GL113)");
+  };
+  // 36.2 GiB of live tensors, 0.75 of context: 36.9-48.9 GiB with the default allocator; with
+  // expandable segments the high end is the typical slack, 36.2 x 1.07 + 0.75 = 39.4 GiB.
+  auto plain = LintPath(dir.Write("plain.sh", "# gpulint: gpu=A100-40GB\n" + job));
+  REQUIRE(plain.ok);
+  CHECK(message(plain.findings).find(
+            "with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True the high end is 39.4 GiB, "
+            "which fits") != std::string::npos);
+  // Already on, and still straddling (a longer sequence, 38.1-40.7 GiB): nothing to suggest.
+  std::string longer = job;
+  longer.replace(longer.find("4608"), 4, "4864");
+  auto on = LintPath(dir.Write("on.sh", "# gpulint: gpu=A100-40GB\n"
+                                        "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n" +
+                                            longer));
+  REQUIRE(on.ok);
+  CHECK(message(on.findings).find("the peak is 38.1-40.7 GiB") != std::string::npos);
+  CHECK(message(on.findings).find("expandable_segments") == std::string::npos);
+}
