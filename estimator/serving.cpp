@@ -207,14 +207,13 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.total_low = DeviceTotal(b.torch_allocated, false);
     b.total_high = DeviceTotal(HighReserved(b.torch_allocated, b.weights), false);
     // Generation grows the cache token by token: shapes vary every step.
-    b.total_cached = std::max(
-        b.total_high, DeviceTotal(WithSlack(b.torch_allocated, b.weights,
-                                            CachedSlackFraction({/*varying_shapes=*/true,
-                                                                 /*recompute=*/false,
-                                                                 /*expandable_segments=*/false})),
-                                  false));
-    if (in.gpu_total_bytes > 0)
-      b.total_cached = std::max(b.total_high, std::min(b.total_cached, in.gpu_total_bytes));
+    b.total_cached = DeviceTotal(
+        WithSlack(b.torch_allocated, b.weights,
+                  CachedSlackFraction({/*varying_shapes=*/true, /*recompute=*/false,
+                                       /*expandable_segments=*/false})),
+        false);
+    if (in.gpu_total_bytes > 0) b.total_cached = std::min(b.total_cached, in.gpu_total_bytes);
+    b.total_cached = std::max(b.total_cached, b.total_high);
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "prefill";
     return b;

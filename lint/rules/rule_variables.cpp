@@ -407,6 +407,10 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
         if (!what_if.breakdown) return ExprValue::String("");
         const double high = what_if.breakdown->total_high;
+        // A run whose state is nearly all its memory has its typical slack at the high end
+        // already: the segments would not move it (as printed, to a tenth of a GiB).
+        if (e.breakdown && high > e.breakdown->total_high - est::GibToBytes(0.05))
+          return ExprValue::String("");
         return ExprValue::String(fmt::format(
             "; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True the high end is {:.1f} GiB{}",
             est::BytesToGib(high), high <= e.usable_bytes ? ", which fits" : ""));

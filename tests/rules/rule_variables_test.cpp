@@ -135,4 +135,14 @@ TEST_CASE("GL113 names what expandable segments make of the high end, unless the
   REQUIRE(on.ok);
   CHECK(message(on.findings).find("the peak is 38.1-40.7 GiB") != std::string::npos);
   CHECK(message(on.findings).find("expandable_segments") == std::string::npos);
+  // A 70B LoRA whose frozen base is nearly all its memory: its typical slack is its high end
+  // already (138.8-141.2 GiB either way), so the segments are not offered.
+  auto base = LintPath(dir.Write(
+      "base.sh",
+      "# gpulint: gpu=H200-141GB\n"
+      "trl sft --model_name_or_path meta-llama/Llama-3.1-70B --use_peft --torch_dtype bfloat16 "
+      "--gradient_checkpointing --per_device_train_batch_size 1 --max_length 2304\n"));
+  REQUIRE(base.ok);
+  CHECK(message(base.findings).find("the peak is 138.8-141.2 GiB") != std::string::npos);
+  CHECK(message(base.findings).find("expandable_segments") == std::string::npos);
 }
