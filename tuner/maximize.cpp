@@ -260,9 +260,12 @@ Proposal MaximizeContext(const FileAnalysis& analysis, size_t workload,
     p.note = "its length is the job's sequence length: maximize the training workload's context";
     return p;
   }
+  // A response shares the context with its prompt: the longest the script allows, or where
+  // nothing truncates prompts, the length the estimate assumed for them (a response of the
+  // whole context would leave the engine no room for any prompt).
   long limit = positions;
   if (name == "max_response_len")
-    limit -= static_cast<long>(w.Number("max_prompt_len").value_or(0));
+    limit -= static_cast<long>(w.Number("max_prompt_len").value_or(e.prompt_tokens));
   double current = serving ? e.max_model_len : w.Number(name).value_or(0);
   std::vector<long> candidates = Multiples(1024, limit);
   if (limit % 1024 != 0) candidates.push_back(limit);  // the model's own limit

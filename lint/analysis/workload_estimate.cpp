@@ -263,8 +263,9 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.seq_len = *seq;
   } else if (rl && s.Number("max_response_len")) {
     // Prompts no flag truncates are as long as the data's longest: judged as a data length.
-    in.seq_len = *s.Number("max_response_len") +
-                 s.NumberOr("max_prompt_len", kAssumedDataTokens, "prompts are not truncated");
+    out->prompt_tokens =
+        s.NumberOr("max_prompt_len", kAssumedDataTokens, "prompts are not truncated");
+    in.seq_len = *s.Number("max_response_len") + out->prompt_tokens;
   } else {
     in.seq_len =
         s.NumberOr("max_seq_len", kAssumedDataTokens, "the sequence length depends on the data");
@@ -286,7 +287,16 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   // mini-batch (an RL job's mini-batch counts prompts, each sampled n_samples times).
   double sequences_per_gpu = 0;
   if (token_budget) {
-    in.tokens_per_micro_batch = *s.Number("max_tokens_per_gpu");
+    // The budget is each GPU's: a micro batch gathers budget x cp tokens, which context
+    // parallelism then splits (verl/workers/actor/dp_actor.py:552 `max_token_len =
+    // self.config.ppo_max_token_len_per_gpu * self.ulysses_sequence_parallel_size`,
+    // megatron_actor.py:223; slime/utils/dp_schedule.py:120 `max_per_bin =
+    // args.max_tokens_per_gpu * cp_size`; openrlhf/utils/seqlen_balancing.py:237). A sequence
+    // longer than that is never split across micro batches: it lands alone in one (slime
+    // dp_schedule.py:28-31, OpenRLHF's first fit at :241); verl refuses it at its first step
+    // (verl/utils/seqlen_balancing.py:382).
+    in.tokens_per_micro_batch =
+        std::max(*s.Number("max_tokens_per_gpu") * std::max(in.cp, 1), in.seq_len);
     in.micro_batch = 1;
     if (auto mini = s.Number("ppo_mini_batch"); rl && mini && *mini > 0) {
       sequences_per_gpu =

@@ -48,6 +48,9 @@ struct WorkloadEstimate {
   }
   double max_model_len = 0;                 ///< serving: the context the engine is set up for
   double persistent_bytes = 0;              ///< training: memory held between steps (colocation)
+  /// Training, RL: the prompt tokens each sequence is priced with (the stated cap, or the
+  /// length assumed where nothing truncates prompts); 0 where the job has no prompt length.
+  double prompt_tokens = 0;
   /// Training: the step's size is the data's (unpadded sequences, lengths no flag caps), and
   /// the estimate is at the longest the flags allow.
   bool size_from_data = false;

@@ -259,6 +259,29 @@ TEST_CASE("a token budget holds at most a GPU's share of the mini-batch", "[anal
   CHECK(large.breakdown->logits == exact.breakdown->logits);
 }
 
+TEST_CASE("a token budget is each GPU's, and a longer sequence runs alone", "[analysis]") {
+  // slime's run-glm4-9B.sh shape: TP 2 on 4 GPUs with --max-tokens-per-gpu 4608. Its micro
+  // batches gather 4608 x CP tokens and context parallelism splits them, so each GPU holds
+  // 4608 tokens at CP 1 and at CP 2 (slime/utils/dp_schedule.py:120).
+  Catalog catalog;
+  auto estimate = [&](const std::string& cp, const std::string& response) {
+    auto e = EstimateFirst(
+        catalog,
+        "python3 train.py --hf-checkpoint THUDM/GLM-Z1-9B-0414 --actor-num-nodes 1 "
+        "--actor-num-gpus-per-node 4 --rollout-num-gpus 4 --tensor-model-parallel-size 2 "
+        "--context-parallel-size " + cp + " --rollout-max-prompt-len 1024 "
+        "--rollout-max-response-len " + response +
+            " --use-dynamic-batch-size --max-tokens-per-gpu 4608\n");
+    REQUIRE(e.breakdown);
+    return *e.breakdown;
+  };
+  CHECK(estimate("2", "2048").activations == Approx(estimate("1", "2048").activations));
+  CHECK(estimate("2", "2048").logits == Approx(estimate("1", "2048").logits));
+  // A 1024 + 32768-token sample is never split across micro batches: slime puts it alone in one
+  // (dp_schedule.py:28-31), 33792 / 2 tokens per GPU, far past the budget.
+  CHECK(estimate("2", "32768").logits > 3 * estimate("2", "2048").logits);
+}
+
 TEST_CASE("unpadded sequences fill a token budget only when they are long: that verdict is left "
           "open", "[analysis]") {
   Catalog catalog;

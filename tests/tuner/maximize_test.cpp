@@ -324,3 +324,23 @@ TEST_CASE("verl: a rollout whose length a bound ties to the job's is never searc
   CHECK(p.changes.empty());
   CHECK(p.note.find("job's sequence length") != std::string::npos);
 }
+
+TEST_CASE("a longer response leaves the prompt its room, assumed where nothing truncates it",
+          "[tuner]") {
+  // slime's run-qwen2.5-0.5B-reproducibility.sh shape: no --rollout-max-prompt-len. The
+  // estimate prices prompts at 2048 tokens; a response of the whole 32768-token context would
+  // leave SGLang no room for any prompt (it rejects or truncates the request).
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
+      "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate "
+      "--rollout-max-response-len 1024 --use-dynamic-batch-size --max-tokens-per-gpu 4096 "
+      "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeContext(a->analysis, train, options);
+  const long response = After(p, "max_response_len");
+  REQUIRE(response > 1024);
+  CHECK(response + 2048 <= 32768);
+}
