@@ -156,7 +156,13 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
     // Sequence parallelism (Ulysses, context parallel) splits each sequence's activations.
     if (Expressible(maps, w, "cp") && e.model && worth(4)) {
       long cp = static_cast<long>(w.Number("cp").value_or(1));
-      long heads = e.model->arch.num_attention_heads;
+      // Each rank of the split takes whole KV heads: ms-swift's Ulysses group is gcd(KV heads,
+      // size) and the rest becomes ring attention, which it refuses without padding-free
+      // batches and flash attention (swift/sequence_parallel/sequence_parallel.py:344-346,
+      // 651-655, 373-375 at 3602360a); a size that divides the KV heads (and so the query heads)
+      // is pure Ulysses everywhere.
+      long heads = e.model->arch.num_kv_heads > 0 ? e.model->arch.num_kv_heads
+                                                 : e.model->arch.num_attention_heads;
       // The sequence split shares the GPUs with tensor and pipeline parallelism: TP x PP x CP
       // must divide them (or the framework refuses the layout, GL204).
       const long model_parallel = static_cast<long>(w.Number("tp").value_or(1) *
