@@ -7,6 +7,8 @@
 #include "lint/analysis/workload_estimate.h"
 #include "tests/support/analysis_helpers.h"
 #include "tests/support/reader_helpers.h"
+#include "tuner/fit.h"
+#include "tuner/maximize.h"
 
 using namespace gpulint;
 using gpulint::testing::AnalyzeText;
@@ -125,4 +127,42 @@ TEST_CASE("a flag grpo_fast refuses leaves its workloads unjudged, not priced at
     CHECK_FALSE(e.breakdown);
     CHECK(e.skipped.find("grpo_fast refuses") != std::string::npos);
   }
+}
+
+TEST_CASE("grpo_fast: a longer response moves pack_length with it, never pack_length alone",
+          "[frameworks][tuner]") {
+  // data_loader.py:501-503 asserts pack_length >= max_prompt_token_length + response_length.
+  auto a = AnalyzeText(std::string("# gpulint: gpu=H100-80GB\n") + kGrpoFast);
+  const size_t train = gpulint::testing::WorkloadWithRole(a->analysis, "train");
+  TunerOptions options;
+  options.maps = &a->workspace->maps();
+  Proposal p = MaximizeContext(a->analysis, train, options);
+  std::map<std::string, long> after;
+  for (const Change& c : p.changes) after[c.setting] = std::stol(c.after);
+  REQUIRE(after.count("max_response_len"));
+  CHECK(after["max_response_len"] > 8192);
+  REQUIRE(after.count("max_seq_len"));
+  CHECK(after["max_seq_len"] == 2048 + after["max_response_len"]);
+}
+
+TEST_CASE("grpo_fast: sequence parallelism comes with the ZeRO-3 it needs", "[frameworks][tuner]") {
+  // scripts/train/debug/envs/sandbox_lm_8gpu.sh's shape: 32k tokens at ZeRO-2 over 4 learners,
+  // at the edge of an H100; --fit splits the sequence, and grpo_utils.py:275-276 refuses
+  // sequence_parallel_size > 1 under any stage but 3.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python open_instruct/grpo_fast.py --model_name_or_path Qwen/Qwen3-4B-Instruct-2507 \\\n"
+      "  --max_prompt_token_length 2048 --response_length 30720 --pack_length 32768 \\\n"
+      "  --per_device_train_batch_size 1 --deepspeed_stage 2 --num_learners_per_node 4 \\\n"
+      "  --vllm_num_engines 4 --vllm_tensor_parallel_size 1 --num_samples_per_prompt_rollout 4 \\\n"
+      "  --num_unique_prompts_rollout 16 --gradient_checkpointing\n");
+  const size_t train = gpulint::testing::WorkloadWithRole(a->analysis, "train");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), train, TunerOptions{});
+  bool split = false, stage3 = false;
+  for (const Change& c : p.changes) {
+    split |= c.setting == "cp" && c.after != "1";
+    stage3 |= c.setting == "zero_stage" && c.after == "3";
+  }
+  REQUIRE(split);
+  CHECK(stage3);
 }

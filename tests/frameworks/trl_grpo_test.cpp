@@ -111,14 +111,15 @@ TEST_CASE("TRL GRPO reads the YAML its --config names", "[frameworks]") {
       "max_completion_length: 2048\n"
       "use_vllm: true\n"
       "beta: 0.01\n"
+      "num_generations: 14\n"
       "EOF\n"
       "accelerate launch --num_processes 8 -m trl.scripts.grpo --config grpo.yaml\n",
       &sources);
   const Workload* train = Role(read.config, "train");
   REQUIRE(train);
-  CHECK(Dump(*train, {"model", "micro_batch", "max_response_len", "ref_model"}) ==
+  CHECK(Dump(*train, {"model", "micro_batch", "max_response_len", "ref_model", "n_samples"}) ==
         "model=Qwen/Qwen2.5-1.5B-Instruct@2:21(c) micro_batch=16@3:30(c) "
-        "max_response_len=2048@4:24(c) ref_model=true@6:7(c)");
+        "max_response_len=2048@4:24(c) ref_model=true@6:7(c) n_samples=14@7:18(c)");
   CHECK(Role(read.config, "rollout"));
   CHECK(Role(read.config, "reference"));
 }
@@ -167,4 +168,15 @@ TEST_CASE("untruncated prompts leave a verdict open that the prompt's length dec
   const WorkloadEstimate& judged = stated->analysis.estimates[0];
   CHECK(judged.unknown_inputs.empty());
   CHECK(judged.breakdown->total_high < e.breakdown->total_high);
+}
+
+TEST_CASE("TRL GRPO's group size is num_generations, as written or GRPOConfig's 8",
+          "[frameworks]") {
+  SourceMap sources;
+  ReadResult written = ReadText(std::string(kGrpo) + " --num_generations 14\n", &sources);
+  ReadResult unset = ReadText(std::string(kGrpo) + "\n", &sources);
+  REQUIRE(Role(written.config, "train"));
+  REQUIRE(Role(unset.config, "train"));
+  CHECK(Role(written.config, "train")->Number("n_samples") == 14);
+  CHECK(Role(unset.config, "train")->Number("n_samples") == 8);
 }

@@ -164,3 +164,23 @@ TEST_CASE("sequence parallelism leaves the GPUs tensor parallelism holds", "[tun
   for (const std::string& alternative : p.alternatives)
     CHECK(alternative.find("cp (not set) -> 8") == std::string::npos);
 }
+
+TEST_CASE("sequence parallelism splits whole KV heads", "[tuner][fit]") {
+  // ms-swift's Ulysses group is gcd(KV heads, size), the rest ring attention that it refuses
+  // without padding-free batches (swift/sequence_parallel/sequence_parallel.py:344-346, 373-375):
+  // Qwen2.5-3B has 16 query heads but 2 KV heads, so only a split of 2 may be offered (its 16
+  // heads alone would allow 4 and 8, which fit here).
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "NPROC_PER_NODE=8 swift sft --model Qwen/Qwen2.5-3B --train_type full "
+      "--max_length 65536 --per_device_train_batch_size 1 --gradient_checkpointing true "
+      "--deepspeed zero3 --torch_dtype bfloat16\n");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  REQUIRE(!p.changes.empty());
+  for (const Change& c : p.changes)
+    if (c.setting == "cp") CHECK(c.after == "2");
+  for (const std::string& alternative : p.alternatives) {
+    CHECK(alternative.find("cp (not set) -> 4") == std::string::npos);
+    CHECK(alternative.find("cp (not set) -> 8") == std::string::npos);
+  }
+}
