@@ -129,6 +129,15 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     accumulation_product = micro * accumulation;
     candidates = Divisors(accumulation_product);
     constraint = fmt::format("keeps micro x accumulation = {}", accumulation_product);
+    // An optimizer that steps inside backward frees each gradient as soon as it is made, so
+    // nothing is left to accumulate: torchtune refuses accumulation with it
+    // (recipes/full_finetune_single_device.py:157-158 at bd2a0fc7 `if self.optimizer_in_bwd and
+    // self._gradient_accumulation_steps > 1:` `raise RuntimeError(`; the same in its other
+    // recipes). The whole batch is then one micro-batch.
+    if (w.Bool("optimizer_in_bwd").value_or(false)) {
+      candidates = {accumulation_product};
+      constraint = "optimizer_in_bwd: no accumulation";
+    }
   } else {
     // Free: grow until it stops fitting, then search below.
     long upper = 1;

@@ -344,3 +344,24 @@ TEST_CASE("a longer response leaves the prompt its room, assumed where nothing t
   REQUIRE(response > 1024);
   CHECK(response + 2048 <= 32768);
 }
+
+TEST_CASE("an optimizer stepping in backward is never given accumulation steps", "[tuner]") {
+  // torchtune's llama3_1/8B_full_single_device sets optimizer_in_bwd: True; its recipe raises
+  // on gradient_accumulation_steps > 1 (full_finetune_single_device.py:157-158). On a 24 GB GPU
+  // 16 sequences of 2048 tokens do not fit, and the global batch cannot be kept by
+  // accumulating: no proposal, where one used to write batch_size=2 gradient_accumulation_steps=8.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=RTX-4090\n"
+      "tune run full_finetune_single_device --config llama3_1/8B_full_single_device "
+      "batch_size=16 gradient_accumulation_steps=1 tokenizer.max_seq_len=2048\n");
+  REQUIRE(a->analysis.read.config.workloads.size() == 1);
+  CHECK(a->analysis.read.config.workloads[0].Bool("optimizer_in_bwd").value_or(false));
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  for (const Change& c : p.changes)
+    if (c.setting == "grad_accum") CHECK(c.after == "1");
+  TunerOptions keep;
+  keep.keep_global_batch = true;
+  Proposal kept = MaximizeBatch(a->analysis, 0, keep);
+  for (const Change& c : kept.changes)
+    if (c.setting == "grad_accum") CHECK(c.after == "1");
+}
