@@ -30,6 +30,16 @@ Proposal Start(const WhatIf& what_if, size_t workload, const char* objective) {
   return p;
 }
 
+// The global batch a framework divides into micro-batches: as written, or derived from a
+// rollout split into optimizer steps (slime's --num-steps-per-rollout: rollout prompts x
+// samples per prompt over the steps, slime/utils/arguments.py:1971-1972).
+std::optional<double> GlobalBatch(const Workload& w) {
+  if (auto global = w.Number("global_batch")) return global;
+  auto steps = w.Number("steps_per_rollout"), prompts = w.Number("rollout_batch");
+  if (!steps || !prompts || *steps < 1) return std::nullopt;
+  return std::floor(*prompts * w.Number("n_samples").value_or(1) / *steps);
+}
+
 // Common exits: the estimate is missing, or nothing needs to change.
 bool CannotSearch(const WhatIf& what_if, Proposal* p) {
   const WorkloadEstimate& e = what_if.estimate();
@@ -117,7 +127,7 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     long per_gpu = static_cast<long>(*mini * w.Number("n_samples").value_or(1)) / dp;
     candidates = Divisors(std::max(1L, per_gpu));
     constraint = fmt::format("divides verl's {} sequences per GPU per mini-batch", per_gpu);
-  } else if (auto global = w.Number("global_batch")) {
+  } else if (auto global = GlobalBatch(w)) {
     // Megatron, slime and verl's SFT trainer take a global batch (written or their default)
     // and derive the accumulation steps: global = micro x data-parallel x steps.
     for (long m = 1; m * dp <= static_cast<long>(*global); ++m)

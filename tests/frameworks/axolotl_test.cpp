@@ -136,6 +136,31 @@ TEST_CASE("a config's DeepSpeed path is found from the folder gpulint runs in", 
   CHECK(Dump(*train, {"zero_stage"}) == "zero_stage=2@1:33(c)");
 }
 
+// deepspeed_configs/zero2.json writes "auto" for its batch keys: the trainer fills them in
+// (transformers integrations/deepspeed.py:120-122), so the YAML's own values stand.
+TEST_CASE("a DeepSpeed config's \"auto\" batch keys leave the YAML's values", "[frameworks]") {
+  ReadOptions options;
+  options.read_file = [](const std::string& path, std::string* text) {
+    if (path != "deepspeed_configs/zero2.json") return false;
+    *text = "{\"zero_optimization\": {\"stage\": 2}, \"train_micro_batch_size_per_gpu\": "
+            "\"auto\", \"gradient_accumulation_steps\": \"auto\", \"train_batch_size\": "
+            "\"auto\"}";
+    return true;
+  };
+  SourceMap sources;
+  ReadResult read = ReadScript("examples/mistral/mixtral/mixtral.yml",
+                               "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 1024\n"
+                               "micro_batch_size: 1\ngradient_accumulation_steps: 2\n"
+                               "deepspeed: deepspeed_configs/zero2.json\n",
+                               gpulint::testing::TestMaps(), options, &sources);
+  const Workload* train = gpulint::testing::Role(read.config, "train");
+  REQUIRE(train);
+  CHECK(train->Number("micro_batch") == 1);
+  CHECK(train->Number("grad_accum") == 2);
+  CHECK_FALSE(train->Find("global_batch"));
+  CHECK(train->Number("zero_stage") == 2);
+}
+
 TEST_CASE("the axolotl command turns expandable segments on unless the script names a config",
           "[frameworks][allocator]") {
   struct Row {

@@ -365,3 +365,21 @@ TEST_CASE("an optimizer stepping in backward is never given accumulation steps",
   for (const Change& c : kept.changes)
     if (c.setting == "grad_accum") CHECK(c.after == "1");
 }
+
+TEST_CASE("slime's global batch derived from its steps per rollout bounds the micro-batch",
+          "[tuner]") {
+  // No --global-batch-size: slime takes 128 prompts x 8 samples over 4 steps = 256
+  // (slime/utils/arguments.py:1971-1972), and Megatron asserts 256 % (micro x 8 data-parallel
+  // ranks) == 0 (num_microbatches_calculator.py:381): the micro-batch divides 32.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
+      "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate --rollout-batch-size 128 "
+      "--n-samples-per-prompt 8 --num-steps-per-rollout 4 --rollout-max-prompt-len 512 "
+      "--rollout-max-response-len 512 --micro-batch-size 1\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
+  const long micro = After(p, "micro_batch");
+  REQUIRE(micro > 1);
+  CHECK(256 % (micro * 8) == 0);
+}
