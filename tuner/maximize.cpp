@@ -156,6 +156,17 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
     candidates = Multiples(1, upper);
   }
   if (options.pow2) candidates = PowersOfTwo(candidates);
+  // A framework that takes no larger micro-batch with the job's other settings (axolotl's ring
+  // attention over packed samples: one sequence).
+  if (auto most = w.Number("micro_batch_max")) {
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [&](long m) { return m > *most; }),
+                     candidates.end());
+    if (candidates.empty()) {
+      p.note = fmt::format("its framework takes no micro-batch above {} here", Number(*most));
+      return p;
+    }
+  }
   // A trainer that samples a group of completions per prompt (TRL's GRPO) takes whole groups
   // only: micro x data-parallel x accumulation steps a multiple of the group.
   if (w.Bool("batch_whole_groups").value_or(false) && accumulation_product == 0) {

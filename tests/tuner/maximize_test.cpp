@@ -383,3 +383,28 @@ TEST_CASE("slime's global batch derived from its steps per rollout bounds the mi
   REQUIRE(micro > 1);
   CHECK(256 % (micro * 8) == 0);
 }
+
+TEST_CASE("axolotl's ring attention over packed samples keeps one sequence per micro-batch",
+          "[tuner]") {
+  // validation.py:1659-1663 refuses micro_batch_size > 1 with sample_packing under context
+  // parallelism; sequence_parallel_degree is its older name (1635-1639).
+  const std::string yaml =
+      "cat > lora.yml <<'EOF'\n"
+      "base_model: Qwen/Qwen2.5-0.5B\nsequence_len: 4096\nsample_packing: true\n"
+      "micro_batch_size: 1\ngradient_accumulation_steps: 4\nadapter: lora\n";
+  const std::string run = "EOF\n# gpulint: gpu=H100-80GB\naccelerate launch --num_processes 8 "
+                          "-m axolotl.cli.train lora.yml\n";
+  for (const char* key : {"context_parallel_size: 2\n", "sequence_parallel_degree: 2\n"}) {
+    INFO(key);
+    auto a = AnalyzeText(yaml + key + run);
+    const size_t train = WorkloadWithRole(a->analysis, "train");
+    CHECK(a->analysis.read.config.workloads[train].Number("micro_batch_max") == 1);
+    Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
+    CHECK(After(p, "micro_batch") == -1);  // no change
+  }
+  // Without context parallelism the same YAML's micro-batch grows.
+  auto plain = AnalyzeText(yaml + run);
+  CHECK(After(MaximizeBatch(plain->analysis, WorkloadWithRole(plain->analysis, "train"),
+                            TunerOptions{}),
+              "micro_batch") > 1);
+}
