@@ -134,6 +134,13 @@ inline double WithSlack(double allocated_bytes, double state_bytes, double fract
   return allocated_bytes + working * fraction;
 }
 
+/// The cached figure as reported: no process caches more than its device holds (`device_bytes`,
+/// 0 when unknown), and it is never below the high end.
+inline double CachedTotal(double cached_bytes, double high_bytes, double device_bytes) {
+  if (device_bytes > 0 && cached_bytes > device_bytes) cached_bytes = device_bytes;
+  return cached_bytes > high_bytes ? cached_bytes : high_bytes;
+}
+
 /// The device total of a process given its reserved peak, its CUDA context and whether it uses
 /// NCCL.
 double DeviceTotal(double reserved_bytes, bool uses_nccl, double context_gib = kCudaContextGib);

@@ -206,14 +206,15 @@ Breakdown EstimateServing(const ServingInput& in) {
     b.total = DeviceTotal(b.torch_reserved, false);
     b.total_low = DeviceTotal(b.torch_allocated, false);
     b.total_high = DeviceTotal(HighReserved(b.torch_allocated, b.weights), false);
-    // Generation grows the cache token by token: shapes vary every step.
-    b.total_cached = DeviceTotal(
-        WithSlack(b.torch_allocated, b.weights,
-                  CachedSlackFraction({/*varying_shapes=*/true, /*recompute=*/false,
-                                       /*expandable_segments=*/false})),
-        false);
-    if (in.gpu_total_bytes > 0) b.total_cached = std::min(b.total_cached, in.gpu_total_bytes);
-    b.total_cached = std::max(b.total_cached, b.total_high);
+    // Generation grows the cache token by token: shapes vary every step. The fraction is the
+    // one measured on training steps of varying length without recompute; no generation run of
+    // bench/gpu measured its own.
+    b.total_cached = CachedTotal(
+        DeviceTotal(WithSlack(b.torch_allocated, b.weights,
+                              CachedSlackFraction({/*varying_shapes=*/true, /*recompute=*/false,
+                                                   /*expandable_segments=*/false})),
+                    false),
+        b.total_high, in.gpu_total_bytes);
     b.overhead = b.total - b.torch_allocated;
     b.peak_phase = "prefill";
     return b;

@@ -415,9 +415,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
                                   BytesToGib(resident))
                     : std::string()});
   }
-  // No process caches more than the device holds.
-  if (in.gpu_total_bytes > 0) b.total_cached = std::min(b.total_cached, in.gpu_total_bytes);
-  b.total_cached = std::max(b.total_cached, b.total_high);
+  b.total_cached = CachedTotal(b.total_cached, b.total_high, in.gpu_total_bytes);
   // The workspaces are allocated tensors but belong to no term of the model: overhead.
   b.overhead = b.total - (b.torch_allocated - workspace);
   b.terms.push_back({"activations per token per layer", activation.per_token_layer,

@@ -4,12 +4,17 @@
 
 namespace gpulint {
 
-std::vector<long> Divisors(long n) {
+std::vector<long> Divisors(long n, long limit) {
   std::vector<long> small, large;
+  if (n / limit > limit) {  // sqrt(n) past the limit: test each value up to it
+    for (long d = 1; d <= limit; ++d)
+      if (n % d == 0) small.push_back(d);
+    return small;
+  }
   for (long d = 1; d * d <= n; ++d) {
     if (n % d != 0) continue;
-    small.push_back(d);
-    if (d != n / d) large.push_back(n / d);
+    if (d <= limit) small.push_back(d);
+    if (d != n / d && n / d <= limit) large.push_back(n / d);
   }
   small.insert(small.end(), large.rbegin(), large.rend());
   return small;

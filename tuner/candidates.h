@@ -7,8 +7,13 @@
 
 namespace gpulint {
 
-/// Divisors of `n` in increasing order (n >= 1).
-std::vector<long> Divisors(long n);
+/// The largest value a search proposes for a count (a micro-batch): a bound on the work, far
+/// above any batch that fits a GPU.
+inline constexpr long kLargestCandidate = 65536;
+
+/// Divisors of `n` up to `limit`, in increasing order (n >= 1). At most `limit` steps whatever
+/// `n` is: a batch of 2^62 written in a script costs no more than one of 64.
+std::vector<long> Divisors(long n, long limit = kLargestCandidate);
 /// Keeps the powers of two.
 std::vector<long> PowersOfTwo(const std::vector<long>& values);
 /// `step`, 2*step, ... up to `limit`.

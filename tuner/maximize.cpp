@@ -33,11 +33,14 @@ Proposal Start(const WhatIf& what_if, size_t workload, const char* objective) {
 // The global batch a framework divides into micro-batches: as written, or derived from a
 // rollout split into optimizer steps (slime's --num-steps-per-rollout: rollout prompts x
 // samples per prompt over the steps, slime/utils/arguments.py:1971-1972).
+// nullopt where neither says, or the count is past what a long holds exactly.
 std::optional<double> GlobalBatch(const Workload& w) {
-  if (auto global = w.Number("global_batch")) return global;
+  std::optional<double> global = w.Number("global_batch");
   auto steps = w.Number("steps_per_rollout"), prompts = w.Number("rollout_batch");
-  if (!steps || !prompts || *steps < 1) return std::nullopt;
-  return std::floor(*prompts * w.Number("n_samples").value_or(1) / *steps);
+  if (!global && steps && prompts && *steps >= 1)
+    global = std::floor(*prompts * w.Number("n_samples").value_or(1) / *steps);
+  if (!global || !(*global >= 1 && *global <= 0x1p53)) return std::nullopt;
+  return global;
 }
 
 // Common exits: the estimate is missing, or nothing needs to change.
@@ -130,8 +133,9 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
   } else if (auto global = GlobalBatch(w)) {
     // Megatron, slime and verl's SFT trainer take a global batch (written or their default)
     // and derive the accumulation steps: global = micro x data-parallel x steps.
-    for (long m = 1; m * dp <= static_cast<long>(*global); ++m)
-      if (static_cast<long>(*global) % (m * dp) == 0) candidates.push_back(m);
+    // global % (micro x dp) == 0: dp divides the global batch and micro its share.
+    const long batch = static_cast<long>(*global);
+    if (batch % dp == 0) candidates = Divisors(batch / dp);
     constraint = fmt::format("keeps the global batch {} a multiple of micro x {} data-parallel",
                              Number(*global), dp);
   } else if (IsWritten(w.Find("grad_accum")) || options.keep_global_batch) {
@@ -151,7 +155,7 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
   } else {
     // Free: grow until it stops fitting, then search below.
     long upper = 1;
-    while (upper < 65536 && what_if.Fits({{"micro_batch", Number(static_cast<double>(upper))}}))
+    while (upper < kLargestCandidate && what_if.Fits({{"micro_batch", Number(static_cast<double>(upper))}}))
       upper *= 2;
     candidates = Multiples(1, upper);
   }

@@ -46,6 +46,18 @@ def gpulint_args(config, gpu):
     return args
 
 
+def cap_verdict(per_gpu, cap_gib):
+    """The estimate's verdict against a torch memory cap. The cap bounds the allocator's
+    reservations, not the CUDA context, so the context the estimate adds (total - reserved) is
+    taken off its device-total high end."""
+    context = per_gpu["total"] - per_gpu["torch_reserved"]
+    if per_gpu["torch_allocated"] > cap_gib:
+        return "does not fit"
+    if per_gpu["total_high"] - context <= cap_gib:
+        return "fits"
+    return "may not fit"
+
+
 def process_peak_bytes(result, shared_device):
     """What nvidia-smi would show for the run's process: its own line of NVML's process list
     where NVML gives one, else the device's used memory less what was used before the run,

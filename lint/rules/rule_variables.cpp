@@ -76,6 +76,15 @@ ExprValue ClusterValue(const FileAnalysis& analysis, std::string_view field) {
   return ExprValue::Missing();
 }
 
+// The estimate of `w` with the switch `name` turned on: the what-if behind a finding's advice.
+WorkloadEstimate EstimateWithSwitch(const FileAnalysis& analysis, Workload w, const char* name) {
+  Setting on;
+  on.name = name;
+  on.value = Value::Bool(true);
+  w.settings[name] = on;
+  return EstimateWorkload(w, analysis.read.config, analysis.context);
+}
+
 }  // namespace
 
 const ExprSchema& RuleSchema() {
@@ -384,12 +393,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "with_grad_ckpt_high_gib") {
         if (e.kind != WorkloadEstimate::Kind::kTraining) return ExprValue::Missing();
         Workload copy = w;
-        Setting ckpt;
-        ckpt.name = "grad_ckpt";
-        ckpt.value = Value::Bool(true);
-        copy.settings["grad_ckpt"] = ckpt;
         copy.settings.erase("recompute");
-        WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
+        WorkloadEstimate what_if = EstimateWithSwitch(analysis, copy, "grad_ckpt");
         return what_if.breakdown ? Gib(what_if.breakdown->total_high) : ExprValue::Missing();
       }
       if (field == "allocator_note") {
@@ -399,12 +404,7 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         if (const Setting* set = w.Find("expandable_segments");
             set && set->value.is_bool() && set->value.boolean)
           return ExprValue::String("");
-        Workload copy = w;
-        Setting expandable;
-        expandable.name = "expandable_segments";
-        expandable.value = Value::Bool(true);
-        copy.settings["expandable_segments"] = expandable;
-        WorkloadEstimate what_if = EstimateWorkload(copy, analysis.read.config, analysis.context);
+        WorkloadEstimate what_if = EstimateWithSwitch(analysis, w, "expandable_segments");
         if (!what_if.breakdown) return ExprValue::String("");
         const double high = what_if.breakdown->total_high;
         // A run whose state is nearly all its memory has its typical slack at the high end

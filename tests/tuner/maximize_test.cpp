@@ -408,3 +408,18 @@ TEST_CASE("axolotl's ring attention over packed samples keeps one sequence per m
                             TunerOptions{}),
               "micro_batch") > 1);
 }
+
+TEST_CASE("a derived global batch past what a long holds is not searched", "[tuner][hostile]") {
+  // 2e9 prompts x 2e9 samples in one step: 4e18 sequences. Once its divisors were tried one by
+  // one (a hang); now the batch counts as unknown and the micro-batch search is the free one.
+  auto a = AnalyzeText(
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
+      "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate --rollout-batch-size "
+      "2000000000 --n-samples-per-prompt 2000000000 --num-steps-per-rollout 1 "
+      "--rollout-max-prompt-len 512 --rollout-max-response-len 512 --micro-batch-size 1\n");
+  const size_t train = WorkloadWithRole(a->analysis, "train");
+  Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
+  CHECK(After(p, "micro_batch") > 1);
+  CHECK(p.summary.find("keeps the global batch") == std::string::npos);
+}

@@ -77,6 +77,19 @@ class CaseTest(unittest.TestCase):
         self.assertFalse(any(a.startswith("optimizer=") for a in args))
 
 
+class CapVerdictTest(unittest.TestCase):
+    # 2 GiB of context: total 30 over 28 reserved; the high end less the context is 33.
+    PER_GPU = {"torch_allocated": 25.0, "torch_reserved": 28.0, "total": 30.0,
+               "total_high": 35.0}
+
+    def test_the_cap_bounds_reservations_not_the_context(self):
+        self.assertEqual(results.cap_verdict(self.PER_GPU, 33.0), "fits")
+        self.assertEqual(results.cap_verdict(self.PER_GPU, 32.9), "may not fit")
+
+    def test_live_tensors_past_the_cap_do_not_fit(self):
+        self.assertEqual(results.cap_verdict(self.PER_GPU, 24.9), "does not fit")
+
+
 class TomlTest(unittest.TestCase):
     def test_round_trip(self):
         case = {"id": "x", "text": 'quote " backslash \\ newline \n tab \t del \x7f emoji \U0001F600',
