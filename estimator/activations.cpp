@@ -41,7 +41,7 @@ struct FusedBlocks {
 FusedBlocks FusedOf(const ModelArch& m, int64_t layer, const ActivationInput& in) {
   FusedBlocks fused;
   if (in.lora_rank <= 0 || !in.lora_all_linear || !in.frozen_base) return fused;
-  const bool attention = !m.IsLinearAttentionLayer(layer) && !m.is_mla();
+  const bool attention = m.HasAttention(layer) && !m.is_mla();
   fused.qkv = in.lora_fused_qkv && attention;
   fused.o = in.lora_fused_o && attention;
   fused.mlp = in.lora_fused_mlp && m.gated_mlp && !m.IsMoeLayer(layer) && m.HasMlp(layer);
@@ -252,11 +252,14 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
   // A Gated DeltaNet layer's norm feeds in_proj_qkv, in_proj_z, in_proj_b and in_proj_a; a
-  // Mamba-2 or short-convolution layer's its one in_proj.
+  // Mamba-2 or short-convolution layer's its one in_proj; a parallel hybrid block's both the
+  // mixer's and the attention's.
   const bool linear = m.IsLinearAttentionLayer(layer);
+  const bool attends = m.HasAttention(layer);
   const FusedBlocks fused = FusedOf(m, layer, in);
   const bool one_in_proj = m.linear.kind != ModelArch::LinearAttention::Kind::kGatedDeltaNet;
-  const double attention_readers = linear ? (one_in_proj ? 1 : 4) : m.is_mla() ? 2 : 3;
+  const double attention_readers = (linear ? (one_in_proj ? 1 : 4) : 0) +
+                                   (attends ? (m.is_mla() ? 2 : 3) : 0);
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   const bool has_mlp = m.HasMlp(layer);
   // A parallel block (one norm for attention and MLP) feeds all of them from one norm; a mixer
@@ -272,9 +275,12 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     norms += (m.norms_per_layer - 2) * NormBytesPerToken(m, plain, 1);
   }
   double bytes = norms / h_split;
-  if (linear) {
-    bytes += LinearAttentionBytesPerToken(m, in) / tp;
-  } else {
+  if (linear) bytes += LinearAttentionBytesPerToken(m, in) / tp;
+  // Falcon-H1 hands each branch its own scaled copy of the norm's output (ssm_in_multiplier,
+  // attention_in_multiplier; modeling_falcon_h1.py 683, 924 at transformers e8c4f0b7): the two
+  // copies are what the branches' first linears keep, one tensor more than the norm's output.
+  if (linear && attends) bytes += c * h / h_split;
+  if (attends) {
     bytes += c * attention / tp;
     if (m.qk_norm != ModelArch::QkNorm::kNone)
       bytes += (in.frozen_base ? 4 : 4 + c) * (q + kv) / tp;
@@ -322,7 +328,11 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
   double attention = c * WidthsOf(m).saved / tp;
   if (in.attention == AttentionKind::kEager)
     attention += (c + 8) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
-  if (m.IsLinearAttentionLayer(layer)) attention = LinearAttentionBackwardBytesPerToken(m, in) / tp;
+  // Autograd runs a parallel block's two branches one after the other: the wider decides.
+  if (m.IsLinearAttentionLayer(layer)) {
+    const double mixer = LinearAttentionBackwardBytesPerToken(m, in) / tp;
+    attention = m.HasAttention(layer) ? std::max(attention, mixer) : mixer;
+  }
   double width = m.IsMoeLayer(layer)
                      ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
                            static_cast<double>(m.expert_intermediate_size)

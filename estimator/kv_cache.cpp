@@ -21,7 +21,7 @@ double KvBytesPerToken(const ModelArch& m, int tp, int pp, double element_bytes,
   double per_token = 0;
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
     if (!sliding_layers_count && m.WindowOfLayer(layer) > 0) continue;
-    if (m.IsLinearAttentionLayer(layer)) continue;  // a fixed state per sequence, not per token
+    if (!m.HasAttention(layer)) continue;  // a fixed state per sequence, not per token
     if (m.is_mla()) {
       per_token += (m.kv_lora_rank + m.qk_rope_head_dim) * element_bytes;
     } else {

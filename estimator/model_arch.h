@@ -128,9 +128,11 @@ struct ModelArch {
     int64_t key_head_dim = 0;
     int64_t value_head_dim = 0;
     int64_t conv_kernel = 0;
-    bool conv_bias = false;  ///< the convolution's bias (Mamba-2's mamba_conv_bias)
-    bool proj_bias = false;  ///< in_proj and out_proj biases (Mamba-2's mamba_proj_bias)
+    bool conv_bias = false;      ///< the convolution's bias (Mamba-2's mamba_conv_bias)
+    bool proj_bias = false;      ///< in_proj's bias (Mamba-2's mamba_proj_bias)
     Kind kind = Kind::kGatedDeltaNet;
+    bool out_proj_bias = false;  ///< out_proj's bias (mamba_proj_bias; Falcon-H1's projectors_bias)
+    bool gated_norm = true;      ///< Mamba-2's gated RMSNorm (optional in Falcon-H1: mamba_rms_norm)
     double KeyWidth() const { return static_cast<double>(key_heads) * key_head_dim; }
     double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
     /// Channels of the causal convolution: q, k and v (B, C and x) side by side.
@@ -147,6 +149,9 @@ struct ModelArch {
     }
   } linear;
   std::vector<bool> linear_attention_layer;  ///< per layer: linear attention instead of attention
+  /// A linear layer also runs attention beside it on the same norm's output and sums the two
+  /// (Falcon-H1's parallel hybrid block): it keeps a KV cache and a state.
+  bool attention_beside_linear = false;
 
   VisionTower vision;
   /// Multi-token-prediction layers a checkpoint ships beside the model (`mtp_num_hidden_layers`):
@@ -172,6 +177,9 @@ struct ModelArch {
   bool IsLinearAttentionLayer(int64_t layer) const {
     return layer >= 0 && static_cast<size_t>(layer) < linear_attention_layer.size() &&
            linear_attention_layer[layer];
+  }
+  bool HasAttention(int64_t layer) const {
+    return !IsLinearAttentionLayer(layer) || attention_beside_linear;
   }
   bool has_linear_attention() const {
     for (bool linear_layer : linear_attention_layer)

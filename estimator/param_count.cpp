@@ -33,16 +33,17 @@ double LinearAttentionLinear(const ModelArch& m) {
 }
 
 // Its depthwise causal convolution, the per-head parameters (dt_bias and A_log; Mamba-2 adds D),
-// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2;
-// the short convolution has neither) and the biases a config switches on.
+// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2
+// where it has one; the short convolution has neither) and the biases a config switches on.
 double LinearAttentionOther(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   using Kind = ModelArch::LinearAttention::Kind;
   double other = l.ConvWidth() * l.conv_kernel;
   if (l.kind == Kind::kGatedDeltaNet) other += 2.0 * l.value_heads + l.value_head_dim;
-  if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + l.ValueWidth();
+  if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + (l.gated_norm ? l.ValueWidth() : 0);
   if (l.conv_bias) other += l.ConvWidth();
-  if (l.proj_bias) other += l.InProjWidth() + m.hidden_size;
+  if (l.proj_bias) other += l.InProjWidth();
+  if (l.out_proj_bias) other += m.hidden_size;
   return other;
 }
 
@@ -126,9 +127,14 @@ ParamBreakdown CountParams(const ModelArch& m) {
   const double linear_attention_linear = LinearAttentionLinear(m);
   const double linear_attention_other = LinearAttentionOther(m);
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
-    const bool linear = m.IsLinearAttentionLayer(layer);
-    p.attention_linear += linear ? linear_attention_linear : attention_linear;
-    p.attention_other += linear ? linear_attention_other : attention_other;
+    if (m.IsLinearAttentionLayer(layer)) {
+      p.attention_linear += linear_attention_linear;
+      p.attention_other += linear_attention_other;
+    }
+    if (m.HasAttention(layer)) {
+      p.attention_linear += attention_linear;
+      p.attention_other += attention_other;
+    }
     if (!m.HasMlp(layer)) {  // one norm, in front of the mixer
       p.norms += std::max(m.norms_per_layer - 1, 1) * NormSize(m);
       continue;

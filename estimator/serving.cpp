@@ -56,10 +56,13 @@ double ForwardPeakBytes(const ModelArch& m, double tokens, int tp) {
   double attention = (static_cast<double>(m.num_attention_heads) * m.head_dim +
                       2.0 * m.num_kv_heads * m.head_dim) / std::max(tp, 1);
   // A Gated DeltaNet layer holds its projected q, k, v (before and after the convolution), the
-  // output gate and the output at once.
-  if (m.has_linear_attention())
-    attention = std::max(attention, (2 * m.linear.ConvWidth() + 2 * m.linear.ValueWidth()) /
-                                        std::max(tp, 1));
+  // output gate and the output at once; a parallel hybrid block (Falcon-H1) keeps the mixer's
+  // output while its attention runs.
+  if (m.has_linear_attention()) {
+    const double mixer = (2 * m.linear.ConvWidth() + 2 * m.linear.ValueWidth()) / std::max(tp, 1);
+    const double waiting = m.attention_beside_linear ? m.hidden_size : 0;
+    attention = std::max(attention + waiting, mixer);
+  }
   return c * tokens * (2.0 * m.hidden_size + std::max(mlp, attention));
 }
 

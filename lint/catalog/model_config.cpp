@@ -176,6 +176,7 @@ constexpr FieldRange kFieldRanges[] = {
     {"mamba_d_head", 0, 1 << 16},
     {"mamba_d_conv", 0, 64},
     {"mamba_expand", 0, 64},
+    {"mamba_d_ssm", 0, 1 << 20},
     {"shared_intermediate_size", 0, 1 << 24},
     {"conv_L_cache", 0, 64},
     {"block_multiple_of", 0, 1 << 16},
@@ -424,12 +425,16 @@ bool HasMamba2(const json& flat) { return TypeTrait(flat, "mamba2"); }
 // without it every layer is one (configuration_granitemoehybrid.py 110-111 at transformers
 // 2da00a3c). Absent mamba_* keys take that class's defaults (86-97: 128 heads, 1 group, state
 // 256, head "auto" = expand x hidden / heads, kernel 4, expand 2, conv bias on, proj bias off).
+// Falcon-H1 (configuration_falcon_h1.py 77-90, 109-111 at transformers e8c4f0b7) states the
+// inner width as mamba_d_ssm, its gated norm is switched by mamba_rms_norm (default off) and
+// out_proj's bias by projectors_bias (modeling_falcon_h1.py 641-654); each of its layers runs
+// attention beside the mixer (`parallel_hybrid`, 911-934).
 // False with `error` set where the widths disagree, which transformers refuses too (122).
 bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
   est::ModelArch::LinearAttention& l = arch.linear;
   l.kind = est::ModelArch::LinearAttention::Kind::kMamba2;
   const int64_t expand = Int(flat, "mamba_expand", 2);
-  const int64_t inner = expand * arch.hidden_size;
+  const int64_t inner = Int(flat, "mamba_d_ssm", expand * arch.hidden_size);
   l.value_heads = Int(flat, "mamba_n_heads", 128);
   l.key_heads = Int(flat, "mamba_n_groups", 1);
   l.key_head_dim = Int(flat, "mamba_d_state", 256);
@@ -437,18 +442,24 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
   l.conv_kernel = Int(flat, "mamba_d_conv", 4);
   l.conv_bias = Bool(flat, "mamba_conv_bias", true);
   l.proj_bias = Bool(flat, "mamba_proj_bias", false);
-  // Granite's mixer is expand x hidden wide and checks the heads against it; Nemotron-H's is
-  // heads x head_dim wide whatever expand says (modeling_nemotron_h.py 241).
+  l.out_proj_bias = Bool(flat, "projectors_bias", l.proj_bias);
+  l.gated_norm = !TypeTrait(flat, "mamba_norm_optional") || Bool(flat, "mamba_rms_norm", false);
+  // Granite's and Falcon-H1's mixers are that inner width and check the heads against it;
+  // Nemotron-H's is heads x head_dim wide whatever expand says (modeling_nemotron_h.py 241).
   const bool width_checked = TypeTrait(flat, "mamba_width_is_expand");
   if (l.value_heads <= 0 || l.key_heads <= 0 || l.key_head_dim <= 0 || l.value_head_dim <= 0 ||
       (width_checked && l.value_heads * l.value_head_dim != inner)) {
     *error = fmt::format(
-        "mamba_n_heads {} x mamba_d_head {} is not mamba_expand {} x hidden_size {}", l.value_heads,
-        l.value_head_dim, expand, arch.hidden_size);
+        "mamba_n_heads {} x mamba_d_head {} is not the mixer's width {} ({})", l.value_heads,
+        l.value_head_dim, inner,
+        flat.contains("mamba_d_ssm") ? std::string("mamba_d_ssm")
+                                     : fmt::format("mamba_expand {} x hidden_size {}", expand,
+                                                   arch.hidden_size));
     return false;
   }
+  arch.attention_beside_linear = TypeTrait(flat, "parallel_hybrid");
   auto types = flat.find("layer_types");
-  const bool listed = types != flat.end() && types->is_array();
+  const bool listed = types != flat.end() && types->is_array() && !arch.attention_beside_linear;
   arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), true);
   if (listed)
     for (int64_t layer = 0; layer < arch.num_layers; ++layer)
@@ -470,7 +481,8 @@ void ReadShortConv(const json& flat, est::ModelArch& arch) {
   l.value_head_dim = arch.hidden_size;
   l.conv_kernel = Int(flat, "conv_L_cache", 3);
   l.conv_bias = Bool(flat, "conv_bias", false);
-  l.proj_bias = l.conv_bias;  // in_proj and out_proj take the same bias switch (474-475)
+  // in_proj and out_proj take the same bias switch (474-475).
+  l.proj_bias = l.out_proj_bias = l.conv_bias;
   arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), false);
   auto types = flat.find("layer_types");
   auto attention = flat.find("full_attn_idxs");
@@ -734,7 +746,8 @@ constexpr const char* kTableKeys[] = {
     "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
     "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
     "mtp_num_hidden_layers", "mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_head",
-    "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
+    "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "mamba_d_ssm",
+    "mamba_rms_norm", "projectors_bias", "shared_intermediate_size",
     "hybrid_override_pattern", "moe_latent_size", "conv_L_cache", "conv_bias", "full_attn_idxs",
     "block_auto_adjust_ff_dim", "block_ffn_dim_multiplier", "block_multiple_of",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
@@ -754,6 +767,7 @@ bool SameModel(const est::ModelArch& a, const est::ModelArch& b) {
          a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_head_dim == b.qk_rope_head_dim &&
          a.moe_layer == b.moe_layer && a.attention_window == b.attention_window &&
          a.linear_attention_layer == b.linear_attention_layer &&
+         a.attention_beside_linear == b.attention_beside_linear &&
          a.linear.value_heads == b.linear.value_heads &&
          a.linear.key_head_dim == b.linear.key_head_dim &&
          a.linear.value_head_dim == b.linear.value_head_dim &&

@@ -230,9 +230,47 @@ TEST_CASE("Mamba-2 heads that do not make the inner width are refused, as transf
           "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":32,
           "vocab_size":100,"mamba_n_heads":8,"mamba_d_head":12})",
       "config.json", &entry, &error));
-  CHECK(error.find("mamba_n_heads 8 x mamba_d_head 12 is not mamba_expand 2 x hidden_size 64") !=
-        std::string::npos);
+  CHECK(error.find("mamba_n_heads 8 x mamba_d_head 12 is not the mixer's width 128 (mamba_expand 2 "
+                   "x hidden_size 64)") != std::string::npos);
   CHECK(error.find("config.json") != std::string::npos);
+}
+
+TEST_CASE("Falcon-H1: attention beside a Mamba-2 mixer of mamba_d_ssm width in every layer",
+          "[catalog][model_config]") {
+  // layer_types is the config class's all-"hybrid" property (configuration_falcon_h1.py 57,
+  // 134 at transformers e8c4f0b7), not a choice between the two.
+  const std::string shape =
+      R"("model_type":"falcon_h1","hidden_size":64,"num_hidden_layers":2,
+         "num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"intermediate_size":96,
+         "vocab_size":100,"tie_word_embeddings":false,"mamba_d_ssm":128,"mamba_n_heads":8,
+         "mamba_d_head":16,"mamba_n_groups":1,"mamba_d_state":32,"mamba_d_conv":4,
+         "mamba_expand":2,"mamba_conv_bias":true,"mamba_proj_bias":false,
+         "projectors_bias":false)";
+  ModelEntry e = FromJson(R"({"layer_types":["hybrid","hybrid"],)" + shape + "}");
+  CHECK(e.arch.linear_attention_layer == std::vector<bool>{true, true});
+  CHECK(e.arch.attention_beside_linear);
+  CHECK(e.arch.HasAttention(0));
+  CHECK(e.arch.linear.ValueWidth() == 128);  // mamba_d_ssm, not mamba_expand x hidden_size
+  CHECK_FALSE(e.arch.linear.gated_norm);     // mamba_rms_norm's class default is False
+  // By hand, per layer: attention q 64x64 + k, v 64x32 + o 64x64 = 12288; the mixer's in_proj
+  // 64 x (z 128 + x 128 + B, C 2x32 + dt 8) = 20992, out_proj 128x64 = 8192, conv 192x4 + bias
+  // 192 = 960, dt_bias, A_log, D 3x8 = 24; MLP 3 x 64x96 = 18432; two norms 128: 61016. Two
+  // layers, embedding and head 2 x 6400, final norm 64: 134896.
+  CHECK(gpulint::est::CountParams(e.arch).Total() == 134896);
+  // mamba_rms_norm adds the gated norm over the mixer's width; projectors_bias out_proj's bias.
+  std::string with_norm = shape;
+  with_norm.replace(with_norm.find(R"("projectors_bias":false)"), 23, R"("projectors_bias":true)");
+  ModelEntry normed = FromJson("{" + with_norm + R"(,"mamba_rms_norm":true})");
+  CHECK(gpulint::est::CountParams(normed.arch).Total() == 134896 + 2 * (128 + 64));
+  // Heads that do not make mamba_d_ssm are refused, as transformers does (configuration 126-131).
+  ModelEntry refused;
+  std::string error;
+  CHECK_FALSE(gpulint::ParseModelConfigJson(
+      R"({"model_type":"falcon_h1","hidden_size":64,"num_hidden_layers":2,
+          "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":96,
+          "vocab_size":100,"mamba_d_ssm":128,"mamba_n_heads":8,"mamba_d_head":12})",
+      "config.json", &refused, &error));
+  CHECK(error.find("is not the mixer's width 128 (mamba_d_ssm)") != std::string::npos);
 }
 
 TEST_CASE("Nemotron-H: each mixer and the feed-forward block after it make one layer",

@@ -142,7 +142,25 @@ TEST_CASE("Mamba-2 layers (Granite 4.0 H), counted by hand", "[estimator][params
   CHECK(p.attention_other == 84);
   // The projection biases a config switches on: in_proj's 24 outputs and out_proj's 4.
   m.linear.proj_bias = true;
+  CHECK(CountParams(m).attention_other == 84 + 24);
+  m.linear.out_proj_bias = true;
   CHECK(CountParams(m).attention_other == 84 + 24 + 4);
+}
+
+TEST_CASE("a parallel hybrid layer (Falcon-H1) holds attention and the mixer, counted by hand",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  m.linear = {/*key_heads=*/1, /*value_heads=*/2, /*key_head_dim=*/3, /*value_head_dim=*/4,
+              /*conv_kernel=*/4, /*conv_bias=*/true, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kMamba2};
+  m.linear_attention_layer = {true, false};
+  m.attention_beside_linear = true;
+  auto p = CountParams(m);
+  // Both layers keep their attention (48 each); the first adds the mixer as above.
+  CHECK(p.attention_linear == 48 + 48 + 96 + 32);
+  // Without its gated norm (mamba_rms_norm false) the mixer keeps conv 70 and 6 per-head values.
+  m.linear.gated_norm = false;
+  CHECK(CountParams(m).attention_other == 76);
 }
 
 TEST_CASE("LFM2's short convolutions, counted by hand", "[estimator][params]") {

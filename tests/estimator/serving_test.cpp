@@ -260,3 +260,22 @@ TEST_CASE("each sequence's linear-attention state comes out of the pool",
     noted = noted || assumption.find("linear-attention") != std::string::npos;
   CHECK(noted);
 }
+
+TEST_CASE("a parallel hybrid layer keeps both a KV cache and a Mamba-2 state",
+          "[estimator][kv]") {
+  // Falcon-H1: attention beside the mixer in every layer (modeling_falcon_h1.py 911-934 at
+  // transformers e8c4f0b7).
+  ModelArch m = LlamaShape();
+  m.num_layers = 4;
+  m.num_kv_heads = 2;
+  m.head_dim = 128;
+  m.attention_window.assign(4, 0);
+  m.linear = {1, 24, 256, 128, 4, true, false, ModelArch::LinearAttention::Kind::kMamba2};
+  m.linear_attention_layer.assign(4, true);
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 0);  // mixers alone
+  m.attention_beside_linear = true;
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 4 * 2 * 2 * 128 * 2);
+  // conv_dim = 3072 + 2 x 256 = 3584 channels x 3 kept inputs x 2 bytes = 21504; the SSM state
+  // 24 x 256 x 128 x 4 bytes = 3145728; in every layer.
+  CHECK(LinearStateBytesPerSequence(m, 1, 1, 2) == 4 * (21504 + 3145728));
+}
