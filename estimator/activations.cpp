@@ -185,12 +185,22 @@ AttentionWidths WidthsOf(const ModelArch& m) {
 // LFM2's short convolution (modeling_lfm2.py 485-509 at 2da00a3c) keeps in_proj's output B, C
 // and x for the products, B x x for the convolution, the convolution's output for C's product
 // and that product for out_proj (not when out_proj is frozen). Unmeasured.
+//
+// A Mamba-1 layer (Jamba: modeling_jamba.py 515-612 at transformers e8c4f0b7, unfused because of
+// its dt/B/C norms) keeps in_proj's output (x for causal_conv1d_fn, z for the scan), the
+// convolution's output (x_proj's input and the scan's u), dt after dt_proj (the scan's delta),
+// the scan's output before the gate (mamba_ssm SelectiveScanFn saves `out` beside z) and after
+// it (out_proj's input, not when out_proj is frozen), and x_proj's output with its norms' fp32
+// copies. Unmeasured.
 double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& in) {
   const ModelArch::LinearAttention& l = m.linear;
   const double c = in.compute_bytes;
   const double heads = static_cast<double>(l.value_heads);
   if (l.kind == ModelArch::LinearAttention::Kind::kMamba2)
     return c * (l.ValueWidth() + l.ConvWidth() + heads) + 4.0 * l.key_heads;
+  if (l.kind == ModelArch::LinearAttention::Kind::kMamba1)
+    return c * (l.InProjWidth() + (in.frozen_base ? 3 : 4) * l.ValueWidth()) +
+           (c + 8) * (static_cast<double>(l.dt_rank) + 2.0 * l.key_head_dim);
   if (l.kind == ModelArch::LinearAttention::Kind::kShortConv)
     return c * (l.InProjWidth() + (in.frozen_base ? 2 : 3) * l.ValueWidth());
   const double value_inputs = in.frozen_base ? 2 : 3;
@@ -207,6 +217,10 @@ double LinearAttentionBackwardBytesPerToken(const ModelArch& m, const Activation
   const ModelArch::LinearAttention& l = m.linear;
   if (l.kind == ModelArch::LinearAttention::Kind::kShortConv)
     return in.compute_bytes * (2 * l.InProjWidth() + 2 * l.ValueWidth());
+  // Mamba-1's backward holds the gradients of in_proj's output, of the convolution's output
+  // and of the scan's inputs (u, delta, z) against its incoming gradient.
+  if (l.kind == ModelArch::LinearAttention::Kind::kMamba1)
+    return in.compute_bytes * (2 * l.InProjWidth() + l.ConvWidth() + 2 * l.ValueWidth());
   if (l.kind == ModelArch::LinearAttention::Kind::kMamba2) {
     const double zxbcdt = l.ValueWidth() + l.ConvWidth() + static_cast<double>(l.value_heads);
     const double states =

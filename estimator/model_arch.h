@@ -120,9 +120,13 @@ struct ModelArch {
   //    the layer holds dt_bias, A_log and D per head and a gated RMSNorm over the whole width;
   //  - a gated short convolution (LFM2): in_proj writes B, C and x of the hidden width, the
   //    convolution runs over B x x, C gates its output; one value head of the hidden width and no
-  //    keys, so its state is the convolution's alone.
+  //    keys, so its state is the convolution's alone;
+  //  - Mamba-1 (Jamba): in_proj writes x and the gate z, each the inner width; the convolution
+  //    runs over x alone; x_proj makes dt (dt_rank wide), B and C from it. Every channel is its
+  //    own head: value_heads = the inner width, value_head_dim = 1, key_head_dim = d_state, no
+  //    key heads (B and C do not pass the convolution).
   struct LinearAttention {
-    enum class Kind { kGatedDeltaNet, kMamba2, kShortConv };
+    enum class Kind { kGatedDeltaNet, kMamba2, kShortConv, kMamba1 };
     int64_t key_heads = 0;
     int64_t value_heads = 0;
     int64_t key_head_dim = 0;
@@ -131,19 +135,22 @@ struct ModelArch {
     bool conv_bias = false;      ///< the convolution's bias (Mamba-2's mamba_conv_bias)
     bool proj_bias = false;      ///< in_proj's bias (Mamba-2's mamba_proj_bias)
     Kind kind = Kind::kGatedDeltaNet;
-    bool out_proj_bias = false;  ///< out_proj's bias (mamba_proj_bias; Falcon-H1's projectors_bias)
-    bool gated_norm = true;      ///< Mamba-2's gated RMSNorm (optional in Falcon-H1: mamba_rms_norm)
+    bool out_proj_bias = false;  ///< out_proj's bias (mamba_proj_bias; Falcon-H1: projectors_bias)
+    bool gated_norm = true;      ///< Mamba-2's gated RMSNorm (Falcon-H1: only with mamba_rms_norm)
+    int64_t dt_rank = 0;         ///< Mamba-1: the width of dt before dt_proj
+    bool inner_norms = false;    ///< Mamba-1: RMSNorms over dt, B and C (Jamba)
     double KeyWidth() const { return static_cast<double>(key_heads) * key_head_dim; }
     double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
     /// Channels of the causal convolution: q, k and v (B, C and x) side by side.
     double ConvWidth() const { return 2 * KeyWidth() + ValueWidth(); }
     /// in_proj's outputs: q, k, v and z with b and a per value head (Gated DeltaNet); z, x, B,
-    /// C and dt per head (Mamba-2); B, C and x (short convolution).
+    /// C and dt per head (Mamba-2); B, C and x (short convolution); x and z (Mamba-1).
     double InProjWidth() const {
       switch (kind) {
         case Kind::kGatedDeltaNet: return ConvWidth() + ValueWidth() + 2.0 * value_heads;
         case Kind::kMamba2: return ConvWidth() + ValueWidth() + static_cast<double>(value_heads);
         case Kind::kShortConv: return 3 * ValueWidth();
+        case Kind::kMamba1: return 2 * ValueWidth();
       }
       return 0;
     }

@@ -26,21 +26,32 @@ double AttentionLinear(const ModelArch& m) {
 // (modeling_granitemoehybrid.py 400-430 at 2da00a3c): one in_proj of z, x, B, C and dt per head
 // (projection_size = intermediate + conv_dim + num_heads), and out_proj. LFM2's short
 // convolution (modeling_lfm2.py 454-475 at 2da00a3c): in_proj h x 3h, out_proj h x h.
+// Mamba-1 (modeling_jamba.py 475-488 at transformers e8c4f0b7): in_proj h x 2 inner, x_proj
+// inner x (dt_rank + 2 d_state), dt_proj dt_rank x inner, out_proj.
 double LinearAttentionLinear(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   const double h = m.hidden_size;
-  return h * l.InProjWidth() + l.ValueWidth() * h;
+  double linear = h * l.InProjWidth() + l.ValueWidth() * h;
+  if (l.kind == ModelArch::LinearAttention::Kind::kMamba1)
+    linear += l.ValueWidth() * (static_cast<double>(l.dt_rank) + 2.0 * l.key_head_dim) +
+              static_cast<double>(l.dt_rank) * l.ValueWidth();
+  return linear;
 }
 
-// Its depthwise causal convolution, the per-head parameters (dt_bias and A_log; Mamba-2 adds D),
-// the gated RMSNorm (over one head's width in Gated DeltaNet, over the whole width in Mamba-2
-// where it has one; the short convolution has neither) and the biases a config switches on.
+// Its depthwise causal convolution, the per-head parameters (dt_bias and A_log; Mamba-2 adds D;
+// Mamba-1 keeps A_log per channel and state), the gated RMSNorm (over one head's width in Gated
+// DeltaNet, over the whole width in Mamba-2 where it has one; the short convolution and Mamba-1
+// have none) and the biases a config switches on.
 double LinearAttentionOther(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   using Kind = ModelArch::LinearAttention::Kind;
   double other = l.ConvWidth() * l.conv_kernel;
   if (l.kind == Kind::kGatedDeltaNet) other += 2.0 * l.value_heads + l.value_head_dim;
   if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + (l.gated_norm ? l.ValueWidth() : 0);
+  // Mamba-1: dt_proj's bias and D per channel, A_log per channel and state; Jamba's norms.
+  if (l.kind == Kind::kMamba1)
+    other += l.ValueWidth() * (2.0 + static_cast<double>(l.key_head_dim)) +
+             (l.inner_norms ? static_cast<double>(l.dt_rank) + 2.0 * l.key_head_dim : 0);
   if (l.conv_bias) other += l.ConvWidth();
   if (l.proj_bias) other += l.InProjWidth();
   if (l.out_proj_bias) other += m.hidden_size;

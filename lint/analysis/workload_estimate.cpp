@@ -514,14 +514,18 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
         "training recipes pass Mxfp4Config(dequantize=True))");
   }
   in.base_quant = quant;
-  // Mamba-2 layers are priced on mamba_ssm's fused kernels, which transformers takes only where
+  // Mamba layers are priced on mamba_ssm's kernels, which transformers takes only where
   // mamba-ssm and causal-conv1d are installed (modeling_granitemoehybrid.py's
-  // is_fast_path_available); its torch_forward fallback holds chunk x chunk matrices per head.
+  // is_fast_path_available, modeling_jamba.py's use_mamba_kernels); its torch fallback holds
+  // chunk x chunk matrices per head (Mamba-2) or a state per token and channel (Mamba-1).
+  using Kind = est::ModelArch::LinearAttention::Kind;
   if (arch.has_linear_attention() &&
-      arch.linear.kind == est::ModelArch::LinearAttention::Kind::kMamba2 && !in.forward_only)
-    out->assumptions.push_back(
-        "Mamba-2 layers on mamba_ssm's fused kernels (mamba-ssm and causal-conv1d installed); "
-        "transformers' fallback without them needs far more activation memory");
+      (arch.linear.kind == Kind::kMamba2 || arch.linear.kind == Kind::kMamba1) &&
+      !in.forward_only)
+    out->assumptions.push_back(fmt::format(
+        "{} layers on mamba_ssm's kernels (mamba-ssm and causal-conv1d installed); "
+        "transformers' fallback without them needs far more activation memory",
+        arch.linear.kind == Kind::kMamba2 ? "Mamba-2" : "Mamba-1"));
   // bitsandbytes runs NF4 and LLM.int8 for HF, PEFT, TRL and LitGPT; torchtune uses torchao.
   const std::string library = s.String("quant_library").value_or("bitsandbytes");
   in.quantized_base_keeps_inputs =

@@ -99,13 +99,19 @@ json Flatten(const json& config) {
   if ((type.empty() || !traits.contains(type)) && flat.contains("model_type") &&
       flat["model_type"].is_string())
     type = flat["model_type"].get<std::string>();
-  if (traits.contains(type))
+  if (traits.contains(type)) {
     if (auto aliases = traits[type].find("key_aliases");
         aliases != traits[type].end() && aliases->is_object())
       for (const auto& [old_key, new_key] : aliases->items())
         if (new_key.is_string() && flat.contains(old_key) &&
             !flat.contains(new_key.get<std::string>()) && !flat[old_key].is_null())
           flat[new_key.get<std::string>()] = flat[old_key];
+    // The configuration class's defaults for keys a config leaves out (Jamba's layer periods).
+    if (auto defaults = traits[type].find("key_defaults");
+        defaults != traits[type].end() && defaults->is_object())
+      for (const auto& [key, value] : defaults->items())
+        if (!flat.contains(key) || flat[key].is_null()) flat[key] = value;
+  }
   return flat;
 }
 
@@ -177,6 +183,11 @@ constexpr FieldRange kFieldRanges[] = {
     {"mamba_d_conv", 0, 64},
     {"mamba_expand", 0, 64},
     {"mamba_d_ssm", 0, 1 << 20},
+    {"mamba_dt_rank", 0, 1 << 20},
+    {"attn_layer_period", 1, 4096},
+    {"attn_layer_offset", 0, 4095},
+    {"expert_layer_period", 1, 4096},
+    {"expert_layer_offset", 0, 4095},
     {"shared_intermediate_size", 0, 1 << 24},
     {"conv_L_cache", 0, 64},
     {"block_multiple_of", 0, 1 << 16},
@@ -335,6 +346,9 @@ void ReadMoe(const json& flat, est::ModelArch& arch) {
       moe = (layer + 1) % std::max<int64_t>(1, Int(flat, "moe_layer_interval", 1)) == 0 &&
             layer >= BoundOf(flat, "moe_layer_start_index", 0, false) &&
             layer <= BoundOf(flat, "moe_layer_end_index", arch.num_layers - 1, true);
+    } else if (flat.contains("expert_layer_period")) {  // Jamba
+      moe = layer % std::max<int64_t>(1, Int(flat, "expert_layer_period", 1)) ==
+            Int(flat, "expert_layer_offset");
     } else if (flat.contains("decoder_sparse_step")) {  // Qwen MoE
       int64_t step = std::max<int64_t>(1, Int(flat, "decoder_sparse_step", 1));
       moe = std::find(mlp_only.begin(), mlp_only.end(), layer) == mlp_only.end() &&
@@ -466,6 +480,51 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
       arch.linear_attention_layer[static_cast<size_t>(layer)] =
           static_cast<size_t>(layer) >= types->size() ||
           (*types)[static_cast<size_t>(layer)] == "mamba";
+  return true;
+}
+
+// Mamba-1 layers (Jamba; catalog/architectures.toml `mamba1`): the inner width is mamba_expand x
+// hidden_size and dt_rank "auto" is ceil(hidden_size / 16) (configuration_jamba.py 97 at
+// transformers e8c4f0b7); a layer attends where its index modulo attn_layer_period is
+// attn_layer_offset (layers_block_type, 101-105), or where layer_types says "full_attention".
+// False with `error` set where an offset is not below its period, which the class refuses too
+// (validate_architecture, 119-129).
+bool ReadMamba1(const json& flat, est::ModelArch& arch, std::string* error) {
+  est::ModelArch::LinearAttention& l = arch.linear;
+  l.kind = est::ModelArch::LinearAttention::Kind::kMamba1;
+  l.key_heads = 0;
+  l.value_heads = Int(flat, "mamba_expand", 2) * arch.hidden_size;
+  l.value_head_dim = 1;
+  l.key_head_dim = Int(flat, "mamba_d_state", 16);
+  l.conv_kernel = Int(flat, "mamba_d_conv", 4);
+  l.dt_rank = Int(flat, "mamba_dt_rank", (arch.hidden_size + 15) / 16);
+  l.conv_bias = Bool(flat, "mamba_conv_bias", true);
+  l.proj_bias = l.out_proj_bias = Bool(flat, "mamba_proj_bias", false);
+  l.gated_norm = false;
+  l.inner_norms = TypeTrait(flat, "mamba_inner_norms");
+  const int64_t period = Int(flat, "attn_layer_period", 1);
+  const int64_t offset = Int(flat, "attn_layer_offset");
+  for (const char* key : {"attn_layer", "expert_layer"}) {
+    const std::string p = std::string(key) + "_period", o = std::string(key) + "_offset";
+    if (flat.contains(p) && Int(flat, o.c_str()) >= Int(flat, p.c_str(), 1)) {
+      *error = fmt::format("{} {} is not below {} {}", o, Int(flat, o.c_str()), p,
+                           Int(flat, p.c_str(), 1));
+      return false;
+    }
+  }
+  if (l.value_heads <= 0 || l.key_head_dim <= 0 || l.dt_rank <= 0) {
+    *error = fmt::format("a Mamba layer of width {}, state {} and dt rank {}", l.value_heads,
+                         l.key_head_dim, l.dt_rank);
+    return false;
+  }
+  auto types = flat.find("layer_types");
+  const bool listed = types != flat.end() && types->is_array();
+  arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), true);
+  for (int64_t layer = 0; layer < arch.num_layers; ++layer)
+    arch.linear_attention_layer[static_cast<size_t>(layer)] =
+        listed ? static_cast<size_t>(layer) >= types->size() ||
+                     (*types)[static_cast<size_t>(layer)] != "full_attention"
+               : layer % period != offset;
   return true;
 }
 
@@ -690,6 +749,11 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
       *error += ": " + where;
       return false;
     }
+  } else if (TypeTrait(flat, "mamba1")) {
+    if (!ReadMamba1(flat, a, error)) {
+      *error += ": " + where;
+      return false;
+    }
   } else if (HasShortConv(flat)) {
     ReadShortConv(flat, a);
   } else {
@@ -747,7 +811,8 @@ constexpr const char* kTableKeys[] = {
     "linear_value_head_dim", "linear_conv_kernel_dim", "full_attention_interval",
     "mtp_num_hidden_layers", "mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_head",
     "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias", "mamba_d_ssm",
-    "mamba_rms_norm", "projectors_bias", "shared_intermediate_size",
+    "mamba_rms_norm", "projectors_bias", "mamba_dt_rank", "attn_layer_period", "attn_layer_offset",
+    "expert_layer_period", "expert_layer_offset", "shared_intermediate_size",
     "hybrid_override_pattern", "moe_latent_size", "conv_L_cache", "conv_bias", "full_attn_idxs",
     "block_auto_adjust_ff_dim", "block_ffn_dim_multiplier", "block_multiple_of",
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",

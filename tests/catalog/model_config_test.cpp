@@ -273,6 +273,45 @@ TEST_CASE("Falcon-H1: attention beside a Mamba-2 mixer of mamba_d_ssm width in e
   CHECK(error.find("is not the mixer's width 128 (mamba_d_ssm)") != std::string::npos);
 }
 
+TEST_CASE("Jamba: Mamba-1 layers, attention and experts by period and offset",
+          "[catalog][model_config]") {
+  // Without the period keys, the configuration class's own defaults (configuration_jamba.py
+  // 79-82 at transformers e8c4f0b7): attention at 4 of every 8, experts at 1 of every 2.
+  ModelEntry e = FromJson(
+      R"({"model_type":"jamba","hidden_size":64,"num_hidden_layers":16,"num_attention_heads":4,
+          "num_key_value_heads":2,"intermediate_size":96,"vocab_size":100,"num_experts":4,
+          "num_experts_per_tok":2})");
+  REQUIRE(e.arch.num_layers == 16);
+  for (int64_t layer = 0; layer < 16; ++layer) {
+    INFO(layer);
+    CHECK(e.arch.IsLinearAttentionLayer(layer) == (layer % 8 != 4));
+    CHECK(e.arch.IsMoeLayer(layer) == (layer % 2 == 1));
+  }
+  CHECK(e.arch.linear.kind == gpulint::est::ModelArch::LinearAttention::Kind::kMamba1);
+  CHECK(e.arch.linear.ValueWidth() == 128);  // mamba_expand 2 x hidden 64
+  CHECK(e.arch.linear.key_head_dim == 16);   // mamba_d_state
+  CHECK(e.arch.linear.dt_rank == 4);         // "auto": ceil(64 / 16)
+  CHECK(e.arch.linear.inner_norms);
+  CHECK_FALSE(e.arch.tied_embeddings);
+  // Stated periods win; an offset not below its period is refused, as transformers does.
+  ModelEntry stated = FromJson(
+      R"({"model_type":"jamba","hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,
+          "num_key_value_heads":2,"intermediate_size":96,"vocab_size":100,"num_experts":4,
+          "num_experts_per_tok":2,"attn_layer_period":2,"attn_layer_offset":0,
+          "expert_layer_period":4,"expert_layer_offset":3,"mamba_dt_rank":8})");
+  CHECK(stated.arch.linear_attention_layer == std::vector<bool>{false, true, false, true});
+  CHECK(stated.arch.moe_layer == std::vector<bool>{false, false, false, true});
+  CHECK(stated.arch.linear.dt_rank == 8);
+  ModelEntry refused;
+  std::string error;
+  CHECK_FALSE(gpulint::ParseModelConfigJson(
+      R"({"model_type":"jamba","hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,
+          "num_key_value_heads":2,"intermediate_size":96,"vocab_size":100,
+          "attn_layer_period":4,"attn_layer_offset":4})",
+      "config.json", &refused, &error));
+  CHECK(error.find("attn_layer_offset 4 is not below attn_layer_period 4") != std::string::npos);
+}
+
 TEST_CASE("Nemotron-H: each mixer and the feed-forward block after it make one layer",
           "[catalog][model_config]") {
   // Its own key names (ssm_state_size, mamba_num_heads, ...) and Python's Infinity, as

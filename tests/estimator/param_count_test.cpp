@@ -163,6 +163,26 @@ TEST_CASE("a parallel hybrid layer (Falcon-H1) holds attention and the mixer, co
   CHECK(CountParams(m).attention_other == 76);
 }
 
+TEST_CASE("Mamba-1 layers (Jamba), counted by hand", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  // Inner width 8 = expand 2 x hidden 4, one channel per head; state 3, kernel 4, dt rank 2.
+  m.linear = {/*key_heads=*/0, /*value_heads=*/8, /*key_head_dim=*/3, /*value_head_dim=*/1,
+              /*conv_kernel=*/4, /*conv_bias=*/true, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kMamba1};
+  m.linear.dt_rank = 2;
+  m.linear.inner_norms = true;
+  m.linear_attention_layer = {true, false};
+  auto p = CountParams(m);
+  // in_proj 4 x 16 = 64, x_proj 8 x (2 + 2 x 3) = 64, dt_proj 2 x 8 = 16, out_proj 8 x 4 = 32;
+  // the attention layer's 48.
+  CHECK(p.attention_linear == 48 + 64 + 64 + 16 + 32);
+  // conv 8 x 4 + bias 8 = 40, dt_proj's bias and D 2 x 8 = 16, A_log 8 x 3 = 24, the dt, B and
+  // C norms 2 + 3 + 3 = 8.
+  CHECK(p.attention_other == 88);
+  // Its state: the convolution over x alone (8 channels), 8 x 3 recurrent values.
+  CHECK(m.linear.ConvWidth() == 8);
+}
+
 TEST_CASE("LFM2's short convolutions, counted by hand", "[estimator][params]") {
   ModelArch m = TinyDense();
   // One value head of the hidden width 4, a 3-wide convolution, no biases.

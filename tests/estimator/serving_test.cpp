@@ -279,3 +279,17 @@ TEST_CASE("a parallel hybrid layer keeps both a KV cache and a Mamba-2 state",
   // 24 x 256 x 128 x 4 bytes = 3145728; in every layer.
   CHECK(LinearStateBytesPerSequence(m, 1, 1, 2) == 4 * (21504 + 3145728));
 }
+
+TEST_CASE("a Mamba-1 layer's state: the convolution over x and inner x d_state values",
+          "[estimator][kv]") {
+  // Jamba-v0.1: 28 Mamba-1 layers of inner width 8192, state 16, kernel 4; 4 attention layers.
+  ModelArch m = LlamaShape();
+  m.num_layers = 32;
+  m.attention_window.assign(32, 0);
+  m.linear = {0, 8192, 16, 1, 4, true, false, ModelArch::LinearAttention::Kind::kMamba1};
+  m.linear_attention_layer.assign(32, true);
+  for (int l = 4; l < 32; l += 8) m.linear_attention_layer[static_cast<size_t>(l)] = false;
+  CHECK(KvBytesPerToken(m, 1, 1, 2) == 4 * 2 * 8 * 128 * 2);
+  // 8192 channels x 3 kept inputs x 2 bytes = 49152; 8192 x 16 x 4 bytes = 524288.
+  CHECK(LinearStateBytesPerSequence(m, 1, 1, 2) == 28 * (49152 + 524288));
+}

@@ -677,3 +677,33 @@ TEST_CASE("a Gated DeltaNet layer keeps its convolution, normalized q and k, and
   m.intermediate_size = 2;
   CHECK(LayerBackwardBytesPerToken(m, 0, in) == Approx(40 + 4 * 8.0 / 64));
 }
+
+TEST_CASE("a Mamba-1 layer keeps in_proj's output, the convolution's, delta and the scan's",
+          "[estimator][activations]") {
+  ModelArch m = Tiny();
+  // Inner width 16 (one channel per head), state 2, kernel 4, dt rank 2.
+  m.linear = {/*key_heads=*/0, /*value_heads=*/16, /*key_head_dim=*/2, /*value_head_dim=*/1,
+              /*conv_kernel=*/4, /*conv_bias=*/true, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kMamba1};
+  m.linear.dt_rank = 2;
+  m.linear_attention_layer = {true, false};
+  ActivationInput in;
+  in.compute_bytes = 2;
+  // Norms and MLP as in "counted by hand": 64 + 64. The mixer: 2 x (x and z 32 + the
+  // convolution's output, delta and the scan's output before and after the gate 4 x 16) = 192,
+  // and x_proj's output dt, B, C (2 + 2 x 2) in 16 bits with two fp32 copies: 10 x 6 = 60.
+  CHECK(LayerActivationBytesPerToken(m, 0, in) == 64 + 64 + 192 + 60);
+  // A frozen out_proj keeps no input: one inner-wide tensor less.
+  ActivationInput frozen = in;
+  frozen.frozen_base = true;
+  ModelArch dense = m;
+  dense.linear_attention_layer = {false, false};
+  auto mixer_over_attention = [&](const ActivationInput& input) {
+    return LayerActivationBytesPerToken(m, 0, input) -
+           LayerActivationBytesPerToken(dense, 0, input);
+  };
+  CHECK(mixer_over_attention(frozen) - mixer_over_attention(in) == -2 * 16);
+  // Backward: the gradients of in_proj's output (2 x 32), the convolution's output (16) and the
+  // scan's inputs (2 x 16): 2 x 112 = 224, wider than the MLP's 3 x 2 x 8 = 48.
+  CHECK(LayerBackwardBytesPerToken(m, 0, in) == 224);
+}
