@@ -479,6 +479,10 @@ class CommandReader::Impl {
       int file = -1;
       if (auto start = name_text.Start()) file = start->first;
       Text value = Text::Literal(raw, file, 0, 0, /*exact=*/false, /*quoted=*/false);
+      // A built-in config of a recipe gpulint does not model (torchtune's PPO) says so.
+      if (!it->second.unmodelled.empty() || !it->second.unmodelled_values.empty())
+        NoteUnmodelled(it->second, &value, false, span, /*config=*/true, pending);
+      if (it->second.setting.empty()) continue;
       auto built = BuildSetting(it->second, &value, false, span, /*config=*/true, r_.sources_);
       if (!built) continue;
       Setting setting = built->setting;

@@ -1,0 +1,49 @@
+// rules/frameworks/torchtune.toml and its built-in configs (torchtune-configs.toml): what
+// `tune run` reads, and the recipes it says it does not model.
+#include <catch2/catch.hpp>
+
+#include "tests/support/lint_helpers.h"
+#include "tests/support/process.h"
+#include "tests/support/reader_helpers.h"
+
+using namespace gpulint;
+using gpulint::testing::ReadText;
+using gpulint::testing::Role;
+
+TEST_CASE("tune run's PPO recipe is not read as a fine-tune of batch_size sequences",
+          "[frameworks]") {
+  // recipes/ppo_full_finetune_single_device.py:410-416 at bd2a0fc7: batch_size counts the
+  // trajectories of a step; the backward micro-batch is ppo_batch_size / gradient_accumulation_steps.
+  SourceMap sources;
+  ReadResult ppo = ReadText(
+      "tune run ppo_full_finetune_single_device --config "
+      "llama2/1B_full_ppo_low_memory_single_device\n",
+      &sources);
+  const Workload* train = Role(ppo.config, "train");
+  REQUIRE(train);
+  REQUIRE(train->String("unmodelled"));
+  CHECK(train->String("unmodelled")->find("PPO") != std::string::npos);
+  // A plain fine-tune config by name stays read.
+  ReadResult lora = ReadText(
+      "tune run lora_finetune_single_device --config llama3_1/8B_lora_single_device\n", &sources);
+  const Workload* lora_train = Role(lora.config, "train");
+  REQUIRE(lora_train);
+  CHECK_FALSE(lora_train->String("unmodelled"));
+}
+
+TEST_CASE("a recipe gpulint does not model is said once, not as an unknown model",
+          "[frameworks][rules]") {
+  // The model is known (TinyLlama's checkpoint folder); only the recipe is not modelled, so
+  // GL007 says so and GL003's advice to declare the model would mislead.
+  gpulint::testing::TempDir dir;
+  std::string script = dir.Write(
+      "ppo.sh",
+      "# gpulint: gpu=H100-80GB\n"
+      "tune run ppo_full_finetune_single_device --config "
+      "llama2/1B_full_ppo_low_memory_single_device\n");
+  gpulint::testing::LintOutcome outcome = gpulint::testing::LintPath(script);
+  REQUIRE(outcome.ok);
+  std::vector<std::string> rules;
+  for (const Finding& finding : outcome.findings) rules.push_back(finding.rule);
+  CHECK(rules == std::vector<std::string>{"GL007"});
+}
