@@ -81,3 +81,19 @@ TEST_CASE("LLaMA-Factory's enable_liger_kernel: Liger's norms and GLU, a fused l
   auto off = AnalyzeText(Yaml("stage: sft\nfinetuning_type: lora\n"), "off.yaml");
   CHECK_FALSE(Role(off->analysis.read.config, "train")->Find("liger_rms_norm"));
 }
+
+TEST_CASE("LLaMA-Factory's fsdp key shards the model as the HF Trainer's does", "[frameworks]") {
+  // examples/extras/fp8/llama3_fp8_fsdp_sft.yaml writes `fsdp: [full_shard, auto_wrap]`; the
+  // YAML is parsed into Seq2SeqTrainingArguments (hparams/parser.py:60-66).
+  auto listed = AnalyzeText(
+      Yaml("stage: sft\nfinetuning_type: full\nfsdp:\n  - full_shard\n  - auto_wrap\n"),
+      "fsdp.yaml");
+  const Workload* train = Role(listed->analysis.read.config, "train");
+  REQUIRE(train);
+  CHECK(Dump(*train, {"fsdp"}).rfind("fsdp=full_shard@", 0) == 0);
+  auto flag_form = AnalyzeText(
+      Yaml("stage: sft\nfinetuning_type: full\nfsdp: shard_grad_op auto_wrap\n"), "fsdp2.yaml");
+  REQUIRE(Role(flag_form->analysis.read.config, "train"));
+  CHECK(Dump(*Role(flag_form->analysis.read.config, "train"), {"fsdp"})
+            .rfind("fsdp=shard_grad_op@", 0) == 0);
+}
