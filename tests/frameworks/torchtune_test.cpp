@@ -47,3 +47,20 @@ TEST_CASE("a recipe gpulint does not model is said once, not as an unknown model
   for (const Finding& finding : outcome.findings) rules.push_back(finding.rule);
   CHECK(rules == std::vector<std::string>{"GL007"});
 }
+
+TEST_CASE("torchtune's generation and evaluation configs are not training steps", "[frameworks]") {
+  // recipes/configs/generation.yaml (max_new_tokens: recipes/generate.py) and
+  // eleuther_evaluation.yaml (tasks: recipes/eleuther_eval.py:483) run the model forward only.
+  SourceMap sources;
+  for (const char* command :
+       {"tune run generate --config generation\n",
+        "tune run eleuther_eval --config eleuther_evaluation\n",
+        "tune run --nproc_per_node 8 dev/generate_v2_distributed --config "
+        "llama3/70B_generation_distributed\n"}) {
+    INFO(command);
+    ReadResult read = ReadText(command, &sources);
+    const Workload* workload = Role(read.config, "train");
+    REQUIRE(workload);
+    CHECK(workload->String("unmodelled"));
+  }
+}
