@@ -43,9 +43,7 @@ TEST_CASE("a recipe gpulint does not model is said once, not as an unknown model
       "llama2/1B_full_ppo_low_memory_single_device\n");
   gpulint::testing::LintOutcome outcome = gpulint::testing::LintPath(script);
   REQUIRE(outcome.ok);
-  std::vector<std::string> rules;
-  for (const Finding& finding : outcome.findings) rules.push_back(finding.rule);
-  CHECK(rules == std::vector<std::string>{"GL007"});
+  CHECK(gpulint::testing::RuleIds(outcome.findings) == std::vector<std::string>{"GL007"});
 }
 
 TEST_CASE("torchtune's generation and evaluation configs are not training steps", "[frameworks]") {

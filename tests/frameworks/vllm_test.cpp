@@ -15,9 +15,7 @@ std::vector<std::string> RulesOf(const std::string& script) {
   gpulint::testing::LintOutcome outcome =
       gpulint::testing::LintPath(dir.Write("serve.sh", script));
   REQUIRE(outcome.ok);
-  std::vector<std::string> rules;
-  for (const Finding& finding : outcome.findings) rules.push_back(finding.rule);
-  return rules;
+  return gpulint::testing::RuleIds(outcome.findings);
 }
 
 bool Has(const std::vector<std::string>& rules, const char* id) {

@@ -65,4 +65,10 @@ std::multiset<std::pair<int, std::string>> LinesAndRules(const std::vector<Findi
   return out;
 }
 
+std::vector<std::string> RuleIds(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& finding : findings) out.push_back(finding.rule);
+  return out;
+}
+
 }  // namespace gpulint::testing

@@ -30,4 +30,7 @@ std::multiset<std::pair<int, std::string>> ReadExpectations(const std::string& t
 /// The findings as (line, rule id) pairs.
 std::multiset<std::pair<int, std::string>> LinesAndRules(const std::vector<Finding>& findings);
 
+/// The rule ids of the findings, in order.
+std::vector<std::string> RuleIds(const std::vector<Finding>& findings);
+
 }  // namespace gpulint::testing
