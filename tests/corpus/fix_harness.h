@@ -34,7 +34,8 @@ struct FixedFile {
 };
 
 /// Runs `gpulint fix --write <mode...>` over every ran file of `repository` on a fresh copy and
-/// returns each file's workloads before and after. Fails the test where fix or parse fails.
+/// returns each file's workloads before and after. Fails the test where fix or parse fails, or
+/// where a second run would change what the first wrote.
 std::vector<FixedFile> FixRanScripts(const std::string& repository,
                                      const std::vector<std::string>& mode);
 
