@@ -242,13 +242,20 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.norms_per_layer = static_cast<int>(Int(t, "norms_per_layer", 2));
   arch.liger_rms_norm = Bool(t, "liger_rms_norm", false);
   arch.liger_glu = Bool(t, "liger_glu", false);
-  arch.qkv_bias = Bool(t, "qkv_bias", false) || Bool(flat, "attention_bias", false) ||
+  // What the config's attention_bias switches, as the type's modules read it (Llama: q/k/v and
+  // o; GLM-4: q/k/v only; GLM-4.1V's text: nothing, its biases are fixed in code).
+  const std::string covers = Bool(t, "attention_bias_ignored", false) ? ""
+                             : t.contains("attention_bias_covers")
+                                 ? String(t, "attention_bias_covers")
+                                 : "qkv+o";
+  arch.qkv_bias = Bool(t, "qkv_bias", false) ||
+                  (!covers.empty() && Bool(flat, "attention_bias", false)) ||
                   Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
   // Seed-OSS splits the two: attention_bias is q/k/v, attention_out_bias is o_proj.
   const char* o_bias_key = flat.contains("attention_out_bias") ? "attention_out_bias"
                                                                : "attention_bias";
-  arch.o_bias =
-      Bool(t, "o_bias", false) || Bool(flat, o_bias_key, false) || Bool(flat, "bias", false);
+  arch.o_bias = Bool(t, "o_bias", false) ||
+                (covers == "qkv+o" && Bool(flat, o_bias_key, false)) || Bool(flat, "bias", false);
   arch.mlp_bias = Bool(t, "mlp_bias", false) || Bool(flat, "mlp_bias", false);
   arch.lm_head_bias = Bool(t, "lm_head_bias", false);
   std::string qk_norm = String(t, "qk_norm");

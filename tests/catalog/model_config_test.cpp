@@ -273,6 +273,25 @@ TEST_CASE("Falcon-H1: attention beside a Mamba-2 mixer of mamba_d_ssm width in e
   CHECK(error.find("is not the mixer's width 128 (mamba_d_ssm)") != std::string::npos);
 }
 
+TEST_CASE("attention_bias switches what the type's modules read it for",
+          "[catalog][model_config]") {
+  // GLM-4.1V's text layers: q/k/v with bias=True and o_proj without, whatever attention_bias
+  // says (modeling_glm4v.py:523-526 at transformers e8c4f0b7); GLM-4's own type reads the key
+  // for q/k/v only (modeling_glm4.py:210-219), Llama's for q/k/v and o.
+  const std::string shape =
+      R"("hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,
+         "intermediate_size":96,"vocab_size":100,"attention_bias":true)";
+  ModelEntry glm4v = FromJson(R"({"model_type":"glm4v_text",)" + shape + "}");
+  CHECK(glm4v.arch.qkv_bias);
+  CHECK_FALSE(glm4v.arch.o_bias);
+  ModelEntry glm = FromJson(R"({"model_type":"glm4",)" + shape + "}");
+  CHECK(glm.arch.qkv_bias);
+  CHECK_FALSE(glm.arch.o_bias);
+  ModelEntry llama = FromJson(R"({"model_type":"llama",)" + shape + "}");
+  CHECK(llama.arch.qkv_bias);
+  CHECK(llama.arch.o_bias);
+}
+
 TEST_CASE("Jamba: Mamba-1 layers, attention and experts by period and offset",
           "[catalog][model_config]") {
   // Without the period keys, the configuration class's own defaults (configuration_jamba.py
