@@ -155,7 +155,8 @@ Proposal TrainingBatch(const WhatIf& what_if, size_t index, const TunerOptions& 
   } else {
     // Free: grow until it stops fitting, then search below.
     long upper = 1;
-    while (upper < kLargestCandidate && what_if.Fits({{"micro_batch", Number(static_cast<double>(upper))}}))
+    while (upper < kLargestCandidate &&
+           what_if.Fits({{"micro_batch", Number(static_cast<double>(upper))}}))
       upper *= 2;
     candidates = Multiples(1, upper);
   }

@@ -244,12 +244,10 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.liger_glu = Bool(t, "liger_glu", false);
   // What the config's attention_bias switches, as the type's modules read it (Llama: q/k/v and
   // o; GLM-4: q/k/v only; GLM-4.1V's text: nothing, its biases are fixed in code).
-  const std::string covers = Bool(t, "attention_bias_ignored", false) ? ""
-                             : t.contains("attention_bias_covers")
-                                 ? String(t, "attention_bias_covers")
-                                 : "qkv+o";
+  const std::string covers =
+      t.contains("attention_bias_covers") ? String(t, "attention_bias_covers") : "qkv+o";
   arch.qkv_bias = Bool(t, "qkv_bias", false) ||
-                  (!covers.empty() && Bool(flat, "attention_bias", false)) ||
+                  (covers != "none" && Bool(flat, "attention_bias", false)) ||
                   Bool(flat, "use_qkv_bias", false) || Bool(flat, "bias", false);
   // Seed-OSS splits the two: attention_bias is q/k/v, attention_out_bias is o_proj.
   const char* o_bias_key = flat.contains("attention_out_bias") ? "attention_out_bias"
@@ -493,7 +491,8 @@ bool ReadMamba2(const json& flat, est::ModelArch& arch, std::string* error) {
 // Mamba-1 layers (Jamba; catalog/architectures.toml `mamba1`): the inner width is mamba_expand x
 // hidden_size and dt_rank "auto" is ceil(hidden_size / 16) (configuration_jamba.py 97 at
 // transformers e8c4f0b7); a layer attends where its index modulo attn_layer_period is
-// attn_layer_offset (layers_block_type, 101-105), or where layer_types says "full_attention".
+// attn_layer_offset (layers_block_type, 101-105), or where layer_types says "full_attention"
+// (its layer_types property, 107-110) or "attention" (layers_block_type's spelling).
 // False with `error` set where an offset is not below its period, which the class refuses too
 // (validate_architecture, 119-129).
 bool ReadMamba1(const json& flat, est::ModelArch& arch, std::string* error) {
@@ -530,7 +529,8 @@ bool ReadMamba1(const json& flat, est::ModelArch& arch, std::string* error) {
   for (int64_t layer = 0; layer < arch.num_layers; ++layer)
     arch.linear_attention_layer[static_cast<size_t>(layer)] =
         listed ? static_cast<size_t>(layer) >= types->size() ||
-                     (*types)[static_cast<size_t>(layer)] != "full_attention"
+                     ((*types)[static_cast<size_t>(layer)] != "full_attention" &&
+                      (*types)[static_cast<size_t>(layer)] != "attention")
                : layer % period != offset;
   return true;
 }
@@ -722,13 +722,9 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   if (intermediate_absent) a.intermediate_size = 4 * a.hidden_size;
   a.vocab_size = Int(flat, "vocab_size");
   a.max_position_embeddings = Int(flat, "max_position_embeddings");
+  // A type whose configuration class ties by default says so in its key_defaults (LFM2).
   if (flat.contains("tie_word_embeddings")) {
     a.tied_embeddings = Bool(flat, "tie_word_embeddings", false);
-  } else if (const json& traits = ArchitectureTraits();
-             traits.contains(a.model_type) &&
-             traits[a.model_type].contains("tie_word_embeddings_default")) {
-    // The configuration class's own default, which transformers applies (LFM2: True).
-    a.tied_embeddings = Bool(traits[a.model_type], "tie_word_embeddings_default", false);
   } else {
     e.uncertain_fields.push_back("tie_word_embeddings absent: a separate lm_head is assumed");
   }

@@ -437,3 +437,18 @@ TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
   CHECK(FromJson(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
       "num_attention_heads":4,"intermediate_size":128,"vocab_size":100})").confidence == "high");
 }
+
+TEST_CASE("Jamba's layer_types in either spelling place the attention layers",
+          "[catalog][model_config]") {
+  // Its layer_types property says "full_attention" (configuration_jamba.py 107-110 at
+  // transformers e8c4f0b7), layers_block_type "attention" (101-105).
+  for (const char* attention : {"full_attention", "attention"}) {
+    INFO(attention);
+    ModelEntry e = FromJson(
+        std::string(R"({"model_type":"jamba","hidden_size":64,"num_hidden_layers":2,)"
+                    R"("num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":96,)"
+                    R"("vocab_size":100,"num_experts":4,"num_experts_per_tok":2,"layer_types":[")") +
+        attention + R"(","mamba"]})");
+    CHECK(e.arch.linear_attention_layer == std::vector<bool>{false, true});
+  }
+}

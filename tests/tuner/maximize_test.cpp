@@ -366,17 +366,27 @@ TEST_CASE("an optimizer stepping in backward is never given accumulation steps",
     if (c.setting == "grad_accum") CHECK(c.after == "1");
 }
 
+namespace {
+
+// A colocated slime job on 8 GPUs that writes no --global-batch-size: slime derives it from the
+// rollout (prompts x samples over the steps per rollout).
+std::string SlimeWithoutGlobalBatch(const std::string& prompts, const std::string& samples,
+                                    const std::string& steps) {
+  return "# gpulint: gpu=H100-80GB\n"
+         "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
+         "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate --rollout-batch-size " +
+         prompts + " --n-samples-per-prompt " + samples + " --num-steps-per-rollout " + steps +
+         " --rollout-max-prompt-len 512 --rollout-max-response-len 512 --micro-batch-size 1\n";
+}
+
+}  // namespace
+
 TEST_CASE("slime's global batch derived from its steps per rollout bounds the micro-batch",
           "[tuner]") {
   // No --global-batch-size: slime takes 128 prompts x 8 samples over 4 steps = 256
   // (slime/utils/arguments.py:1971-1972), and Megatron asserts 256 % (micro x 8 data-parallel
   // ranks) == 0 (num_microbatches_calculator.py:381): the micro-batch divides 32.
-  auto a = AnalyzeText(
-      "# gpulint: gpu=H100-80GB\n"
-      "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
-      "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate --rollout-batch-size 128 "
-      "--n-samples-per-prompt 8 --num-steps-per-rollout 4 --rollout-max-prompt-len 512 "
-      "--rollout-max-response-len 512 --micro-batch-size 1\n");
+  auto a = AnalyzeText(SlimeWithoutGlobalBatch("128", "8", "4"));
   const size_t train = WorkloadWithRole(a->analysis, "train");
   Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
   const long micro = After(p, "micro_batch");
@@ -412,12 +422,7 @@ TEST_CASE("axolotl's ring attention over packed samples keeps one sequence per m
 TEST_CASE("a derived global batch past what a long holds is not searched", "[tuner][hostile]") {
   // 2e9 prompts x 2e9 samples in one step: 4e18 sequences. Once its divisors were tried one by
   // one (a hang); now the batch counts as unknown and the micro-batch search is the free one.
-  auto a = AnalyzeText(
-      "# gpulint: gpu=H100-80GB\n"
-      "python3 train.py --hf-checkpoint Qwen/Qwen2.5-0.5B-Instruct --actor-num-nodes 1 "
-      "--actor-num-gpus-per-node 8 --rollout-num-gpus 8 --colocate --rollout-batch-size "
-      "2000000000 --n-samples-per-prompt 2000000000 --num-steps-per-rollout 1 "
-      "--rollout-max-prompt-len 512 --rollout-max-response-len 512 --micro-batch-size 1\n");
+  auto a = AnalyzeText(SlimeWithoutGlobalBatch("2000000000", "2000000000", "1"));
   const size_t train = WorkloadWithRole(a->analysis, "train");
   Proposal p = MaximizeBatch(a->analysis, train, TunerOptions{});
   CHECK(After(p, "micro_batch") > 1);
