@@ -31,6 +31,12 @@ double NormBytesPerToken(const ModelArch& m, const ActivationInput& in, double r
   return (4 + 2 * c) * h;
 }
 
+// The width of a layer's attention output (o_proj's input).
+double AttentionOutWidth(const ModelArch& m, int64_t layer) {
+  if (m.is_mla()) return static_cast<double>(m.num_attention_heads) * m.v_head_dim;
+  return m.AttentionOf(layer).QueryWidth(m.num_attention_heads);
+}
+
 // Which blocks of a layer run through fused LoRA functions (ActivationInput::lora_fused_*):
 // q/k/v and o where every linear layer is adapted; the MLP where it is dense and gated, as the
 // function needs gate, up and down adapted (axolotl's monkeypatch/lora_kernels.py patches an
@@ -53,17 +59,17 @@ FusedBlocks FusedOf(const ModelArch& m, int64_t layer, const ActivationInput& in
 // (their input, and the dropped copy that torch's dropout in front of them made, with the
 // one-byte mask dropout keeps), LoRA_MLP the same and `gate, up`; the down projection's input
 // is recomputed in backward from gate and up.
-double FusedLoraBytesPerToken(const ModelArch& m, const FusedBlocks& fused,
+double FusedLoraBytesPerToken(const ModelArch& m, int64_t layer, const FusedBlocks& fused,
                               const ActivationInput& in) {
   const double c = in.compute_bytes;
   const double h = static_cast<double>(m.hidden_size);
-  const double attention_out = static_cast<double>(m.num_attention_heads) * m.head_dim;
+  const double attention_out = AttentionOutWidth(m, layer);
   const double per_input = c + (in.lora_dropout ? c + 1 : 0);
   double bytes = 0;
   if (fused.qkv) bytes += per_input * h;
   if (fused.o) bytes += per_input * attention_out;
   if (fused.mlp) {
-    bytes += per_input * h + 2 * c * m.DenseMlpWidth();
+    bytes += per_input * h + 2 * c * m.MlpWidthOf(layer);
   }
   return bytes / std::max(in.tp, 1);
 }
@@ -80,8 +86,7 @@ double FusedLoraBytesPerToken(const ModelArch& m, const FusedBlocks& fused,
 double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const ActivationInput& in) {
   if (in.lora_rank <= 0) return 0;
   const double h = static_cast<double>(m.hidden_size);
-  const double attention_out = static_cast<double>(m.num_attention_heads) *
-                               (m.is_mla() ? m.v_head_dim : m.head_dim);
+  const double attention_out = AttentionOutWidth(m, layer);
   const bool shared = !in.lora_dropout && in.lora_bytes <= in.compute_bytes;
   const FusedBlocks fused = FusedOf(m, layer, in);  // counted by FusedLoraBytesPerToken
   // q_proj and v_proj read the normalized hidden state.
@@ -103,7 +108,7 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
       inputs += k * (up_inputs * h + static_cast<double>(m.expert_intermediate_size));
       adapted += k * (up_linears + 1);
     } else if (!fused.mlp) {
-      const double width = m.DenseMlpWidth();
+      const double width = m.MlpWidthOf(layer);
       inputs += up_inputs * h + width;
       adapted += up_linears + 1;
     }
@@ -127,8 +132,7 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
   const double tp = std::max(in.tp, 1);
   const double h_split = in.sequence_parallel ? tp : 1;
   const double h = static_cast<double>(m.hidden_size);
-  const double attention_out =
-      static_cast<double>(m.num_attention_heads) * (m.is_mla() ? m.v_head_dim : m.head_dim);
+  const double attention_out = AttentionOutWidth(m, layer);
   // Inside a fused LoRA function the base matmul keeps nothing of its own.
   const FusedBlocks fused = FusedOf(m, layer, in);
   double h_sized = fused.qkv ? 0 : h;  // the attention norm's output
@@ -142,7 +146,7 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
     if (m.shared_expert_intermediate_size > 0) h_sized += h;
   } else if (!fused.mlp) {
     h_sized += h;  // the MLP norm's output
-    split += m.DenseMlpWidth();
+    split += m.MlpWidthOf(layer);
   }
   return c * (h_sized / h_split + split / tp);
 }
@@ -152,14 +156,15 @@ double QuantizedBaseInputBytesPerToken(const ModelArch& m, int64_t layer,
 struct AttentionWidths {
   double q, kv, saved;
 };
-AttentionWidths WidthsOf(const ModelArch& m) {
+AttentionWidths WidthsOf(const ModelArch& m, int64_t layer) {
   const double heads = static_cast<double>(m.num_attention_heads);
   if (m.is_mla()) {
     const double q = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
     return {q, q, 2 * q + 2 * heads * m.v_head_dim + (m.kv_lora_rank + m.qk_rope_head_dim)};
   }
-  const double q = heads * m.head_dim;
-  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
+  const ModelArch::AttentionShape shape = m.AttentionOf(layer);
+  const double q = shape.QueryWidth(m.num_attention_heads);
+  const double kv = shape.KvWidth();
   return {q, kv, 2 * q + 2 * kv};
 }
 
@@ -261,7 +266,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const double tp = std::max(in.tp, 1);
   const double h_split = in.sequence_parallel ? tp : 1;
   const double h = static_cast<double>(m.hidden_size);
-  const auto [q, kv, attention] = WidthsOf(m);
+  const auto [q, kv, attention] = WidthsOf(m, layer);
   // The attention norm feeds q, k and v (MLA: the q and kv down-projections); the MLP norm feeds
   // gate and up, or the router and the experts' dispatched copy (counted with the experts).
   // Further norms (Gemma's sandwich norms) feed the residual add, not a linear.
@@ -317,12 +322,12 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
     if (m.shared_expert_intermediate_size > 0)
       bytes += mlp_factor * c * m.shared_expert_intermediate_size / tp;
   } else {
-    double width = m.DenseMlpWidth();
+    double width = m.MlpWidthOf(layer);
     // A fused LoRA MLP keeps gate and up itself (FusedLoraBytesPerToken).
     if (!fused.mlp) bytes += dense_mlp_factor * c * width / tp;
   }
   return bytes + LoraBytesPerTokenLayer(m, layer, in) +
-         QuantizedBaseInputBytesPerToken(m, layer, in) + FusedLoraBytesPerToken(m, fused, in);
+         QuantizedBaseInputBytesPerToken(m, layer, in) + FusedLoraBytesPerToken(m, layer, fused, in);
 }
 
 // Backward frees a block's saved tensors as it goes and holds only the block's own gradients at
@@ -339,7 +344,7 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
 double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const ActivationInput& in) {
   const double c = in.compute_bytes;
   const double tp = std::max(in.tp, 1);
-  double attention = c * WidthsOf(m).saved / tp;
+  double attention = c * WidthsOf(m, layer).saved / tp;
   if (in.attention == AttentionKind::kEager)
     attention += (c + 8) * m.num_attention_heads * AttentionSpan(m, layer, in.context_len) / tp;
   // Autograd runs a parallel block's two branches one after the other: the wider decides.
@@ -350,7 +355,7 @@ double LayerBackwardBytesPerToken(const ModelArch& m, int64_t layer, const Activ
   double width = m.IsMoeLayer(layer)
                      ? static_cast<double>(std::max<int64_t>(m.experts_per_token, 1)) *
                            static_cast<double>(m.expert_intermediate_size)
-                     : m.DenseMlpWidth();
+                     : m.MlpWidthOf(layer);
   // Liger's GLU writes the gradients of gate and up into their saved outputs: only the
   // product's gradient is new.
   const bool liger = in.liger_glu && m.gated_mlp && !m.IsMoeLayer(layer);

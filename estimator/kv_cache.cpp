@@ -24,10 +24,14 @@ double KvBytesPerToken(const ModelArch& m, int tp, int pp, double element_bytes,
     if (!m.HasAttention(layer)) continue;  // a fixed state per sequence, not per token
     if (m.is_mla()) {
       per_token += (m.kv_lora_rank + m.qk_rope_head_dim) * element_bytes;
-    } else {
-      double heads = std::max<double>(1, std::floor(static_cast<double>(m.num_kv_heads) / tp));
-      per_token += 2 * heads * m.head_dim * element_bytes;
+      continue;
     }
+    // A layer that reads another layer's K/V keeps none; values that are the keys' projection
+    // are still cached apart (normed differently, modeling_gemma4.py 1247-1257).
+    const ModelArch::AttentionShape shape = m.AttentionOf(layer);
+    if (!shape.caches_kv) continue;
+    double heads = std::max<double>(1, std::floor(shape.kv_heads / tp));
+    per_token += 2 * heads * shape.head_dim * element_bytes;
   }
   return per_token / pp;
 }

@@ -47,6 +47,24 @@ struct VisionTower {
   int64_t out_hidden_size = 0;     ///< projector output = language model hidden size
   int64_t deepstack_mergers = 0;   ///< extra projector copies (Qwen3-VL deepstack)
   bool gated_mlp = false;          ///< Qwen2.5-VL uses SwiGLU in the vision blocks
+  /// Rows of a learned position table of hidden_size (Gemma 4: one per axis, 2 x
+  /// position_embedding_size; modeling_gemma4.py 579-588 at transformers e8c4f0b7).
+  int64_t position_rows = 0;
+  bool present() const { return depth > 0 && hidden_size > 0; }
+};
+
+/// An audio encoder in front of the language model: Gemma 4's (and Gemma 3n's) USM conformer
+/// (modeling_gemma4.py 249-537, 1912-1932 at transformers e8c4f0b7). Each block: two
+/// half-step feed-forward modules (4x wide, two RMSNorms each), self-attention with q, k, v,
+/// post and a relative-position key projection, a light convolution module and three norms.
+struct AudioTower {
+  int64_t depth = 0;
+  int64_t hidden_size = 0;
+  int64_t conv_kernel = 0;        ///< the light convolution's depthwise kernel
+  int64_t num_heads = 0;
+  int64_t subsample_channels[2] = {0, 0};  ///< the two 3x3 convolutions in front of the blocks
+  int64_t output_size = 0;        ///< output_proj's width (with bias)
+  int64_t out_hidden_size = 0;    ///< the projector's output: the language model's width
   bool present() const { return depth > 0 && hidden_size > 0; }
 };
 
@@ -160,7 +178,32 @@ struct ModelArch {
   /// (Falcon-H1's parallel hybrid block): it keeps a KV cache and a state.
   bool attention_beside_linear = false;
 
+  // Gemma 4's attention: full-attention layers (window 0) with their own head width and, where
+  // the config says attention_k_eq_v, their own KV heads and no v_proj (values are the keys'
+  // projection, normed apart; modeling_gemma4.py 1177-1212 at transformers e8c4f0b7).
+  struct FullAttention {
+    int64_t head_dim = 0;      ///< 0: the model's head_dim
+    int64_t kv_heads = 0;      ///< 0: the model's KV heads
+    bool values_are_keys = false;
+  } full_attention;
+  /// The last N layers read the K/V of the last earlier layer of their attention type: no k_proj,
+  /// v_proj or k_norm, no KV cache (modeling_gemma4.py 1186-1212; cache_utils.py 1733-1736).
+  int64_t kv_shared_layers = 0;
+  /// Their MLP is twice intermediate_size wide (use_double_wide_mlp, modeling_gemma4.py 1068-1073).
+  bool kv_shared_mlp_doubled = false;
+  // Per-layer inputs (Gemma 4's PLE, modeling_gemma4.py 1373-1378, 1602-1617): a table of
+  // per_layer_input_size values per layer for each of per_layer_input_vocab tokens, a projection
+  // of the hidden state to the same, and in each layer a gate (h -> size), a projection back and
+  // a norm.
+  int64_t per_layer_input_size = 0;
+  int64_t per_layer_input_vocab = 0;
+  /// Gemma 4's router also scales its input (h) and each expert (E) (modeling_gemma4.py 1322-1333).
+  bool router_scales = false;
+  /// Norms a MoE layer adds to norms_per_layer (Gemma 4: 3 around the expert branch, 1384-1386).
+  int moe_extra_norms = 0;
+
   VisionTower vision;
+  AudioTower audio;
   /// Multi-token-prediction layers a checkpoint ships beside the model (`mtp_num_hidden_layers`):
   /// counted against the checkpoint's stated size, not loaded (transformers skips `mtp.*`,
   /// modeling_qwen3_5.py 881 at 2da00a3c).
@@ -195,6 +238,48 @@ struct ModelArch {
   }
   int64_t WindowOfLayer(int64_t layer) const {
     return static_cast<size_t>(layer) < attention_window.size() ? attention_window[layer] : 0;
+  }
+  bool IsKvSharedLayer(int64_t layer) const {
+    return kv_shared_layers > 0 && layer >= num_layers - kv_shared_layers;
+  }
+  /// One layer's attention as its weights and cache see it.
+  struct AttentionShape {
+    double head_dim = 0;
+    double kv_heads = 0;
+    bool key_projection = true;    ///< k_proj (and k_norm): absent where the layer shares K/V
+    bool value_projection = true;  ///< v_proj: absent there and where values are the keys
+    bool caches_kv = true;
+    double QueryWidth(int64_t heads) const { return static_cast<double>(heads) * head_dim; }
+    double KvWidth() const { return kv_heads * head_dim; }
+  };
+  AttentionShape AttentionOf(int64_t layer) const {
+    AttentionShape shape{static_cast<double>(head_dim), static_cast<double>(num_kv_heads)};
+    const bool full = full_attention.head_dim > 0 && WindowOfLayer(layer) == 0;
+    if (full) {
+      shape.head_dim = static_cast<double>(full_attention.head_dim);
+      if (full_attention.kv_heads > 0) shape.kv_heads = static_cast<double>(full_attention.kv_heads);
+      shape.value_projection = !full_attention.values_are_keys;
+    }
+    if (IsKvSharedLayer(layer)) {
+      shape.key_projection = shape.value_projection = false;
+      shape.caches_kv = false;
+    }
+    return shape;
+  }
+  /// The widest attention of any layer (q, k and v together), for bounds that take the widest.
+  AttentionShape WidestAttention() const {
+    AttentionShape widest = AttentionOf(0);
+    for (int64_t layer = 1; layer < num_layers; ++layer) {
+      AttentionShape shape = AttentionOf(layer);
+      if (shape.QueryWidth(num_attention_heads) + 2 * shape.KvWidth() >
+          widest.QueryWidth(num_attention_heads) + 2 * widest.KvWidth())
+        widest = shape;
+    }
+    return widest;
+  }
+  /// A dense layer's MLP width (a MoE layer's dense branch where it has one).
+  double MlpWidthOf(int64_t layer) const {
+    return DenseMlpWidth() * (kv_shared_mlp_doubled && IsKvSharedLayer(layer) ? 2 : 1);
   }
 };
 

@@ -3,7 +3,7 @@
 namespace gpulint::est {
 namespace {
 
-double AttentionLinear(const ModelArch& m) {
+double AttentionLinear(const ModelArch& m, int64_t layer) {
   const double h = m.hidden_size, a = m.num_attention_heads;
   if (m.is_mla()) {
     // DeepSeek MLA: q through an optional low-rank bottleneck, a joint compressed kv latent
@@ -15,9 +15,11 @@ double AttentionLinear(const ModelArch& m) {
     double o = a * m.v_head_dim * h;
     return q + kv_down + kv_up + o;
   }
-  const double q_width = a * m.head_dim, kv_width = double(m.num_kv_heads) * m.head_dim;
+  const ModelArch::AttentionShape shape = m.AttentionOf(layer);
+  const double q_width = shape.QueryWidth(m.num_attention_heads), kv_width = shape.KvWidth();
   const double q_out = m.attention_output_gate ? 2 * q_width : q_width;  // q and its gate
-  return h * q_out + 2 * h * kv_width + q_width * h;
+  const double kv_projections = (shape.key_projection ? 1 : 0) + (shape.value_projection ? 1 : 0);
+  return h * q_out + kv_projections * h * kv_width + q_width * h;
 }
 
 // Gated DeltaNet (modeling_qwen3_5.py 445-509 at transformers 2da00a3c; Qwen3-Next fuses the same
@@ -58,19 +60,21 @@ double LinearAttentionOther(const ModelArch& m) {
   return other;
 }
 
-double AttentionOther(const ModelArch& m) {
+double AttentionOther(const ModelArch& m, int64_t layer) {
   double other = 0;
   if (m.is_mla()) {
     other += m.kv_lora_rank;                        // kv_a_layernorm
     if (m.q_lora_rank > 0) other += m.q_lora_rank;  // q_a_layernorm
     return other;
   }
-  const double q_width = double(m.num_attention_heads) * m.head_dim;
-  const double kv_width = double(m.num_kv_heads) * m.head_dim;
+  const ModelArch::AttentionShape shape = m.AttentionOf(layer);
+  const double q_width = shape.QueryWidth(m.num_attention_heads), kv_width = shape.KvWidth();
   if (m.qkv_bias) other += q_width + 2 * kv_width;
   if (m.o_bias) other += m.hidden_size;
   switch (m.qk_norm) {
-    case ModelArch::QkNorm::kPerHead: other += 2.0 * m.head_dim; break;
+    case ModelArch::QkNorm::kPerHead:
+      other += shape.head_dim * (shape.key_projection ? 2 : 1);  // no k_norm without k_proj
+      break;
     case ModelArch::QkNorm::kFullWidth: other += q_width + kv_width; break;
     case ModelArch::QkNorm::kNone: break;
   }
@@ -100,7 +104,29 @@ double VisionParams(const VisionTower& v) {
     projector = 2 * merged + merged * merged + merged + merged * v.out_hidden_size +
                 v.out_hidden_size;
   }
-  return patch + v.depth * block + projector * (1 + v.deepstack_mergers) + 2 * h;
+  return patch + v.position_rows * h + v.depth * block + projector * (1 + v.deepstack_mergers) +
+         2 * h;
+}
+
+// Gemma 4's audio conformer (modeling_gemma4.py at transformers e8c4f0b7): the subsampling
+// convolutions with their LayerNorms and input projection (357-412); per block two feed-forward
+// modules of 4h with two norms each (415-428), q, k, v, post and relative_k_proj with a
+// per-dimension scale (249-276), the light convolution's start (h -> 2h), end, depthwise kernel
+// and two norms (484-501), and three block norms (535-537); output_proj with its bias (1932) and
+// the projector into the language model (2184-2188).
+double AudioParams(const AudioTower& a) {
+  if (!a.present()) return 0;
+  const double h = a.hidden_size, c0 = a.subsample_channels[0], c1 = a.subsample_channels[1];
+  // input_proj_linear reads (c0 / 4) x c1 features (395: integer division).
+  const double subsample = 9 * c0 + c0 + 9 * c0 * c1 + c1 +
+                           h * static_cast<double>(a.subsample_channels[0] / 4) * c1;
+  const double feed_forward = 2 * 4 * h * h + 2 * h;
+  const double head_dim = a.num_heads > 0 ? static_cast<double>(a.hidden_size / a.num_heads) : 0;
+  const double attention = 5 * h * h + head_dim;  // per_dim_scale
+  const double light_conv = 2 * h * h + h * h + h * a.conv_kernel + 2 * h;
+  const double block = 2 * feed_forward + attention + light_conv + 3 * h;
+  const double output = a.output_size * h + a.output_size;
+  return subsample + a.depth * block + output + a.out_hidden_size * a.output_size;
 }
 
 }  // namespace
@@ -133,18 +159,29 @@ ParamBreakdown CountParams(const ModelArch& m) {
   p.embedding = vocab * h;
   p.lm_head = m.tied_embeddings ? 0 : vocab * h;
   if (m.lm_head_bias) p.lm_head += vocab;
-  const double attention_linear = AttentionLinear(m), attention_other = AttentionOther(m);
-  const double dense_width = m.DenseMlpWidth();
   const double linear_attention_linear = LinearAttentionLinear(m);
   const double linear_attention_other = LinearAttentionOther(m);
+  // Per-layer inputs: the table is an embedding (never quantized), the model-level projection
+  // and each layer's gate and projection are linear layers beside the MLP, their norms norms.
+  const double per_layer = static_cast<double>(m.per_layer_input_size);
+  if (per_layer > 0) {
+    const double all_layers = per_layer * static_cast<double>(m.num_layers);
+    p.embedding += static_cast<double>(m.per_layer_input_vocab) * all_layers;
+    p.dense_mlp_linear += all_layers * h;
+    p.norms += per_layer;
+  }
   for (int64_t layer = 0; layer < m.num_layers; ++layer) {
     if (m.IsLinearAttentionLayer(layer)) {
       p.attention_linear += linear_attention_linear;
       p.attention_other += linear_attention_other;
     }
     if (m.HasAttention(layer)) {
-      p.attention_linear += attention_linear;
-      p.attention_other += attention_other;
+      p.attention_linear += AttentionLinear(m, layer);
+      p.attention_other += AttentionOther(m, layer);
+    }
+    if (per_layer > 0) {
+      p.dense_mlp_linear += 2 * h * per_layer;
+      p.norms += NormSize(m);
     }
     if (!m.HasMlp(layer)) {  // one norm, in front of the mixer
       p.norms += std::max(m.norms_per_layer - 1, 1) * NormSize(m);
@@ -152,6 +189,7 @@ ParamBreakdown CountParams(const ModelArch& m) {
     }
     p.norms += m.norms_per_layer * NormSize(m);
     if (!m.IsMoeLayer(layer)) {
+      const double dense_width = m.MlpWidthOf(layer);
       p.dense_mlp_linear += MlpLinear(m, dense_width);
       if (m.mlp_bias) p.dense_mlp_bias += (m.gated_mlp ? 2.0 : 1.0) * dense_width + h;
       continue;
@@ -160,18 +198,21 @@ ParamBreakdown CountParams(const ModelArch& m) {
     p.expert_linear += m.num_experts * MlpLinear(m, expert_width);
     // gpt-oss experts: fused gate_up bias (2 x width) and down bias (h).
     if (m.expert_bias) p.expert_bias += m.num_experts * (2.0 * expert_width + h);
-    p.router += h * m.num_experts + (m.router_bias ? m.num_experts : 0);
+    p.router += h * m.num_experts + (m.router_bias ? m.num_experts : 0) +
+                (m.router_scales ? h + m.num_experts : 0);
+    p.norms += m.moe_extra_norms * NormSize(m);
     if (m.shared_expert_intermediate_size > 0) {
       p.shared_expert_linear += MlpLinear(m, m.shared_expert_intermediate_size);
       if (m.shared_expert_gate) p.shared_expert_linear += h;
     }
   }
   p.norms += NormSize(m);  // final norm
-  p.vision = VisionParams(m.vision);
+  p.vision = VisionParams(m.vision) + AudioParams(m.audio);
   if (m.mtp_layers > 0) {
     // Each MTP layer (Qwen3.5): fc over [embedding; hidden] (2h x h), the two norms in front of
     // it, one full-attention decoder layer with the model's last MLP, and its own final norm.
     const int64_t last = m.num_layers - 1;
+    const double dense_width = m.DenseMlpWidth();
     ModelArch full = m;
     full.linear_attention_layer.clear();
     double mlp = m.IsMoeLayer(last)
@@ -182,7 +223,7 @@ ParamBreakdown CountParams(const ModelArch& m) {
                                       (m.shared_expert_gate ? h : 0)
                                 : 0)
                      : MlpLinear(m, dense_width);
-    double layer = AttentionLinear(full) + AttentionOther(full) + mlp +
+    double layer = AttentionLinear(full, last) + AttentionOther(full, last) + mlp +
                    m.norms_per_layer * NormSize(m);
     p.mtp = m.mtp_layers * (2 * h * h + 3 * NormSize(m) + layer);
   }

@@ -9,7 +9,7 @@
 namespace gpulint::est {
 
 struct ParamBreakdown {
-  double embedding = 0;        ///< input token embedding table (V x h)
+  double embedding = 0;        ///< input token embedding tables (V x h; per-layer inputs)
   double lm_head = 0;          ///< output projection (0 when tied), with its bias if any
   double attention_linear = 0; ///< q/k/v/o projections (MLA: all its projections)
   double attention_other = 0;  ///< attention biases, q/k norms, MLA latent norms, sinks
@@ -20,14 +20,14 @@ struct ParamBreakdown {
   double shared_expert_linear = 0;  ///< shared experts and their gate
   double router = 0;           ///< MoE gates (with bias)
   double norms = 0;            ///< per-layer and final norms
-  double vision = 0;           ///< vision tower and projector
+  double vision = 0;           ///< vision and audio towers and their projectors
   double mtp = 0;              ///< multi-token-prediction layers: stored, never loaded
 
   /// Everything loaded: what must sit in memory.
   double Total() const;
   /// What the checkpoint stores: Total() and the MTP layers, which loaders skip.
   double CheckpointTotal() const { return Total() + mtp; }
-  /// Language model only (no vision tower): how model cards usually state the size.
+  /// Language model only (no vision or audio tower): how model cards usually state the size.
   double TextTotal() const { return Total() - vision; }
   /// Weights a token passes through in the language model: routed experts scaled to
   /// experts_per_token / num_experts. `count_embedding` = false drops the input lookup table,

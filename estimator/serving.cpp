@@ -44,7 +44,7 @@ double MlpWidthPerToken(const ModelArch& m) {
   if (m.is_moe())
     return static_cast<double>(m.experts_per_token) * m.expert_intermediate_size +
            m.shared_expert_intermediate_size;
-  return static_cast<double>(m.intermediate_size);
+  return m.MlpWidthOf(m.num_layers - 1);  // the widest (Gemma 4's doubled kv-shared layers)
 }
 
 // The forward pass over `tokens` tokens keeps, at its widest point (the MLP), the hidden input,
@@ -53,8 +53,9 @@ double MlpWidthPerToken(const ModelArch& m) {
 double ForwardPeakBytes(const ModelArch& m, double tokens, int tp) {
   const double c = 2;
   double mlp = (m.gated_mlp ? 3 : 2) * MlpWidthPerToken(m) / std::max(tp, 1);
-  double attention = (static_cast<double>(m.num_attention_heads) * m.head_dim +
-                      2.0 * m.num_kv_heads * m.head_dim) / std::max(tp, 1);
+  const ModelArch::AttentionShape widest = m.WidestAttention();
+  double attention = (widest.QueryWidth(m.num_attention_heads) + 2.0 * widest.KvWidth()) /
+                     std::max(tp, 1);
   // A Gated DeltaNet layer holds its projected q, k, v (before and after the convolution), the
   // output gate and the output at once; a parallel hybrid block (Falcon-H1) keeps the mixer's
   // output while its attention runs.

@@ -13,28 +13,32 @@
 namespace gpulint::est {
 namespace {
 
-// Adapter parameters of LoRA rank r on one GPU: r x (in + out) per adapted linear.
+// Adapter parameters of LoRA rank r on one GPU: r x (in + out) per adapted linear, in each
+// layer as its projections are (a layer without k_proj and v_proj has no adapters there).
 double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare& share) {
   const double r = in.lora_rank, h = static_cast<double>(m.hidden_size);
-  const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
-  const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
-  double per_layer = r * (h + q) + r * (h + kv);  // q_proj, v_proj
-  double experts = 0;
-  if (in.lora_all_linear) {
-    per_layer += r * (h + kv) + r * (q + h);  // k_proj, o_proj
-    double width = m.is_moe() ? m.dense_intermediate_size : m.intermediate_size;
-    if (!m.is_moe()) per_layer += 3 * r * (h + width);  // gate, up, down
-    // Routed experts stored as 3D parameters are not modules LoRA's targets name; a shared
-    // expert's gate, up and down are.
-    if (m.is_moe() && !m.fused_experts)
-      experts = 3 * r * (h + m.expert_intermediate_size) * m.num_experts /
-                std::max(in.ep, 1);
-    if (m.is_moe() && m.fused_experts)
-      experts = 3 * r * (h + m.shared_expert_intermediate_size);
+  double all_layers = 0;
+  for (int64_t layer = 0; layer < m.num_layers; ++layer) {
+    const ModelArch::AttentionShape shape = m.AttentionOf(layer);
+    const double q = shape.QueryWidth(m.num_attention_heads), kv = shape.KvWidth();
+    double per_layer = r * (h + q) + (shape.value_projection ? r * (h + kv) : 0);  // q, v
+    if (in.lora_all_linear) {
+      per_layer += (shape.key_projection ? r * (h + kv) : 0) + r * (q + h);  // k_proj, o_proj
+      if (!m.is_moe()) per_layer += 3 * r * (h + m.MlpWidthOf(layer));  // gate, up, down
+      // Routed experts stored as 3D parameters are not modules LoRA's targets name; a shared
+      // expert's gate, up and down are.
+      if (m.is_moe() && !m.fused_experts)
+        per_layer += 3 * r * (h + m.expert_intermediate_size) * m.num_experts /
+                     std::max(in.ep, 1);
+      if (m.is_moe() && m.fused_experts)
+        per_layer += 3 * r * (h + m.shared_expert_intermediate_size);
+    }
+    all_layers += per_layer;
   }
-  double layers = share.layers;
+  const double share_of_layers =
+      static_cast<double>(share.layers) / std::max<double>(1, static_cast<double>(m.num_layers));
   double head = in.lora_lm_head ? r * (h + static_cast<double>(m.vocab_size)) : 0;
-  return ((per_layer + experts) * layers + head) / std::max(in.tp, 1);
+  return (all_layers * share_of_layers + head) / std::max(in.tp, 1);
 }
 
 }  // namespace
@@ -276,9 +280,10 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   const WeightFormat base_format = frozen_base ? in.base_quant.format : WeightFormat::kDefault;
   if (base_format == WeightFormat::kNf4 || base_format == WeightFormat::kNf4Double ||
       base_format == WeightFormat::kInt8) {
-    const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
-    const double kv = static_cast<double>(m.num_kv_heads) * m.head_dim;
-    const double width = std::max({static_cast<double>(m.intermediate_size),
+    const ModelArch::AttentionShape widest = m.WidestAttention();
+    const double q = widest.QueryWidth(m.num_attention_heads), kv = widest.KvWidth();
+    const double width = std::max({m.MlpWidthOf(m.num_layers - 1),
+                                   static_cast<double>(m.intermediate_size),
                                    static_cast<double>(m.expert_intermediate_size), q + 2 * kv});
     transient += c * static_cast<double>(m.hidden_size) * width / std::max(in.tp, 1);
   }

@@ -33,11 +33,11 @@ const json& ArchitectureTraits() {
   return traits;
 }
 
-// Merges VLM sub-configs into one flat object with the catalog's key names.
+// Merges VLM sub-configs (text, vision, audio) into one flat object with the catalog's key names.
 json Flatten(const json& config) {
   json flat = json::object();
   for (const auto& [key, value] : config.items())
-    if (key != "text_config" && key != "vision_config") flat[key] = value;
+    if (key != "text_config" && key != "vision_config" && key != "audio_config") flat[key] = value;
   if (auto text = config.find("text_config"); text != config.end() && text->is_object()) {
     for (const auto& [key, value] : text->items()) {
       if (key == "model_type") {
@@ -47,27 +47,42 @@ json Flatten(const json& config) {
       }
     }
   }
-  if (auto vision = config.find("vision_config"); vision != config.end() && vision->is_object()) {
-    static const std::map<std::string, std::string> kVisionKeys = {
-        {"depth", "vision_depth"},
-        {"num_hidden_layers", "vision_depth"},
-        {"num_heads", "vision_num_heads"},
-        {"num_attention_heads", "vision_num_heads"},
-        {"hidden_size", "vision_hidden_size"},
-        {"embed_dim", "vision_hidden_size"},
-        {"intermediate_size", "vision_intermediate_size"},
-        {"patch_size", "vision_patch_size"},
-        {"temporal_patch_size", "vision_temporal_patch_size"},
-        {"spatial_merge_size", "vision_spatial_merge_size"},
-        {"out_hidden_size", "vision_out_hidden_size"},
-        {"deepstack_visual_indexes", "vision_deepstack_visual_indexes"},
-        {"image_size", "vision_image_size"},
-        {"model_type", "vision_model_type"},
-    };
-    for (const auto& [key, value] : vision->items())
-      if (auto it = kVisionKeys.find(key); it != kVisionKeys.end() && !flat.contains(it->second))
+  // A tower's sub-config, under the catalog's prefixed names (the first spelling found wins).
+  auto copy_tower = [&](const char* name, const std::map<std::string, std::string>& keys) {
+    auto tower = config.find(name);
+    if (tower == config.end() || !tower->is_object()) return;
+    for (const auto& [key, value] : tower->items())
+      if (auto it = keys.find(key); it != keys.end() && !flat.contains(it->second))
         flat[it->second] = value;
-  }
+  };
+  static const std::map<std::string, std::string> kVisionKeys = {
+      {"depth", "vision_depth"},
+      {"num_hidden_layers", "vision_depth"},
+      {"num_heads", "vision_num_heads"},
+      {"num_attention_heads", "vision_num_heads"},
+      {"hidden_size", "vision_hidden_size"},
+      {"embed_dim", "vision_hidden_size"},
+      {"intermediate_size", "vision_intermediate_size"},
+      {"patch_size", "vision_patch_size"},
+      {"temporal_patch_size", "vision_temporal_patch_size"},
+      {"spatial_merge_size", "vision_spatial_merge_size"},
+      {"out_hidden_size", "vision_out_hidden_size"},
+      {"deepstack_visual_indexes", "vision_deepstack_visual_indexes"},
+      {"image_size", "vision_image_size"},
+      {"model_type", "vision_model_type"},
+      {"position_embedding_size", "vision_position_embedding_size"},
+  };
+  static const std::map<std::string, std::string> kAudioKeys = {
+      {"num_hidden_layers", "audio_depth"},
+      {"hidden_size", "audio_hidden_size"},
+      {"num_attention_heads", "audio_num_heads"},
+      {"conv_kernel_size", "audio_conv_kernel"},
+      {"subsampling_conv_channels", "audio_subsampling_conv_channels"},
+      {"output_proj_dims", "audio_output_size"},
+      {"model_type", "audio_model_type"},
+  };
+  copy_tower("vision_config", kVisionKeys);
+  copy_tower("audio_config", kAudioKeys);
   // Older key spellings (GPT-2 style, Falcon, Qwen 1) onto the modern names.
   static const std::pair<const char*, const char*> kAliases[] = {
       {"n_embd", "hidden_size"},
@@ -164,6 +179,17 @@ constexpr FieldRange kFieldRanges[] = {
     {"vision_temporal_patch_size", 0, 64},
     {"vision_spatial_merge_size", 0, 64},
     {"vision_out_hidden_size", 0, 1 << 20},
+    {"vision_position_embedding_size", 0, 1 << 20},
+    {"audio_depth", 0, 4096},
+    {"audio_hidden_size", 0, 1 << 20},
+    {"audio_num_heads", 0, 1 << 16},
+    {"audio_conv_kernel", 0, 4096},
+    {"audio_output_size", 0, 1 << 20},
+    {"global_head_dim", 0, 1 << 16},
+    {"num_global_key_value_heads", 0, 1 << 16},
+    {"num_kv_shared_layers", 0, 4096},
+    {"hidden_size_per_layer_input", 0, 1 << 16},
+    {"vocab_size_per_layer_input", 0, 1 << 24},
     {"first_k_dense_replace", 0, 4096},
     {"moe_layer_freq", 0, 4096},
     {"decoder_sparse_step", 0, 4096},
@@ -269,7 +295,11 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.router_bias = Bool(t, "router_bias", false);
   arch.shared_expert_gate = Bool(t, "shared_expert_gate", false);
   arch.fused_experts = Bool(t, "fused_experts", false);
+  arch.router_scales = Bool(t, "router_scales", false);
+  arch.moe_extra_norms = static_cast<int>(Int(t, "moe_extra_norms", 0));
   arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
+  arch.vision.position_rows =
+      Int(t, "vision_position_table_axes") * Int(flat, "vision_position_embedding_size");
   if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
   // LFM2 sizes its MLP from the config's width: two thirds of it, times block_ffn_dim_multiplier
   // and rounded up to block_multiple_of when a multiplier is set (modeling_lfm2.py 138-146 at
@@ -600,6 +630,40 @@ void ReadVision(const json& flat, est::ModelArch& arch) {
     v.deepstack_mergers = static_cast<int64_t>(it->size());
 }
 
+// Gemma 4's audio conformer; its projector writes the language model's width.
+void ReadAudio(const json& flat, est::ModelArch& arch) {
+  est::AudioTower& a = arch.audio;
+  a.depth = Int(flat, "audio_depth");
+  a.hidden_size = Int(flat, "audio_hidden_size");
+  a.num_heads = Int(flat, "audio_num_heads");
+  a.conv_kernel = Int(flat, "audio_conv_kernel");
+  a.output_size = Int(flat, "audio_output_size");
+  if (auto it = flat.find("audio_subsampling_conv_channels");
+      it != flat.end() && it->is_array() && it->size() == 2)
+    for (size_t i = 0; i < 2; ++i)
+      a.subsample_channels[i] =
+          (*it)[i].is_number_integer() ? std::clamp<int64_t>((*it)[i].get<int64_t>(), 0, 4096) : 0;
+  a.out_hidden_size = a.present() ? arch.hidden_size : 0;
+}
+
+// Gemma 4's attention (configuration_gemma4.py 210-223 at transformers e8c4f0b7): full-attention
+// layers take global_head_dim (512 when the config leaves it out: the type's key_defaults), and
+// num_global_key_value_heads only where attention_k_eq_v, which also drops their v_proj
+// (modeling_gemma4.py 1179); the last num_kv_shared_layers layers share K/V (1186-1212) and,
+// with use_double_wide_mlp, run a doubled MLP (1068-1073); hidden_size_per_layer_input sizes
+// the per-layer inputs (1602-1617).
+void ReadLayerSharing(const json& flat, est::ModelArch& arch) {
+  arch.full_attention.head_dim = Int(flat, "global_head_dim");
+  arch.full_attention.values_are_keys = Bool(flat, "attention_k_eq_v", false);
+  if (arch.full_attention.values_are_keys)
+    arch.full_attention.kv_heads = Int(flat, "num_global_key_value_heads");
+  arch.kv_shared_layers = std::clamp<int64_t>(Int(flat, "num_kv_shared_layers"), 0, arch.num_layers);
+  arch.kv_shared_mlp_doubled = Bool(flat, "use_double_wide_mlp", false);
+  arch.per_layer_input_size = std::max<int64_t>(Int(flat, "hidden_size_per_layer_input"), 0);
+  arch.per_layer_input_vocab =
+      std::max<int64_t>(Int(flat, "vocab_size_per_layer_input", arch.vocab_size), 0);
+}
+
 // Whether an entry of a quantizer's exclusion list keeps attention's projections in 16 bits:
 // it names the attention module or a weight inside it. A norm inside it (Qwen3-Next's FP8
 // release lists every layer's self_attn.q_norm and k_norm) is never quantized, so its exclusion
@@ -772,6 +836,8 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
           "hidden_size)");
   }
   ReadVision(flat, a);
+  ReadAudio(flat, a);
+  ReadLayerSharing(flat, a);
   a.mtp_layers = Int(flat, "mtp_num_hidden_layers");
   ReadQuantization(flat, a, e.uncertain_fields);
 
@@ -821,7 +887,12 @@ constexpr const char* kTableKeys[] = {
     "vision_model_type", "vision_depth", "vision_num_heads", "vision_hidden_size",
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
-    "vision_deepstack_visual_indexes", "vision_image_size",
+    "vision_deepstack_visual_indexes", "vision_image_size", "vision_position_embedding_size",
+    "audio_depth", "audio_hidden_size", "audio_num_heads", "audio_conv_kernel",
+    "audio_subsampling_conv_channels", "audio_output_size", "global_head_dim",
+    "num_global_key_value_heads", "attention_k_eq_v", "num_kv_shared_layers",
+    "use_double_wide_mlp", "hidden_size_per_layer_input", "vocab_size_per_layer_input",
+    "top_k_experts", "enable_moe_block",
 };
 
 // Whether two readings describe the same model for every estimate gpulint makes.

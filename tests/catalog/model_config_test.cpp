@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "estimator/kv_cache.h"
 #include "estimator/param_count.h"
 
 namespace {
@@ -408,14 +409,14 @@ TEST_CASE("LFM2: conv layers from layer_types or full_attn_idxs, its MLP two thi
 
 TEST_CASE("a model_type the architecture table lacks is a guess, and says so",
           "[catalog][model_config]") {
-  const std::string config = R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
+  const std::string config = R"({"model_type":"gemma9","text_config":{"model_type":"gemma9_text",
       "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,
-      "head_dim":16,"global_head_dim":32,"intermediate_size":128,"vocab_size":100}})";
+      "head_dim":16,"intermediate_size":128,"vocab_size":100}})";
   ModelEntry entry = FromJson(config);
   CHECK(entry.confidence == "low");
   auto guessed = [](const std::vector<std::string>& fields) {
     return std::count_if(fields.begin(), fields.end(), [](const std::string& field) {
-      return field.find("'gemma4' is not in catalog/architectures.toml") != std::string::npos;
+      return field.find("'gemma9' is not in catalog/architectures.toml") != std::string::npos;
     });
   };
   CHECK(guessed(entry.uncertain_fields) == 1);
@@ -451,4 +452,54 @@ TEST_CASE("Jamba's layer_types in either spelling place the attention layers",
         attention + R"(","mamba"]})");
     CHECK(e.arch.linear_attention_layer == std::vector<bool>{false, true});
   }
+}
+
+TEST_CASE("Gemma 4: full-attention layers of their own width, values from the keys' projection",
+          "[catalog][model_config]") {
+  // configuration_gemma4.py 210-223 at transformers e8c4f0b7: full layers take global_head_dim,
+  // and num_global_key_value_heads where attention_k_eq_v, which drops their v_proj.
+  ModelEntry e = FromJson(R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
+      "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,
+      "head_dim":16,"global_head_dim":32,"num_global_key_value_heads":1,
+      "attention_k_eq_v":true,"layer_types":["sliding_attention","full_attention"],
+      "sliding_window":8,"intermediate_size":96,"vocab_size":100,"tie_word_embeddings":true}})");
+  CHECK(e.arch.AttentionOf(0).head_dim == 16);
+  CHECK(e.arch.AttentionOf(1).head_dim == 32);
+  CHECK(e.arch.AttentionOf(1).kv_heads == 1);
+  CHECK_FALSE(e.arch.AttentionOf(1).value_projection);
+  // By hand. Sliding layer: q 64x64 + k, v 64x32 + o 64x64 = 12288, q/k norms 2 x 16, MLP
+  // 3 x 64x96 = 18432, four norms 256: 31008. Full layer: q 64x128 + k 64x32 + o 128x64 = 18432,
+  // q/k norms 2 x 32, MLP 18432, norms 256: 37184. Tied embedding 6400, final norm 64: 74656.
+  CHECK(gpulint::est::CountParams(e.arch).Total() == 74656);
+  // Both layers cache K and V: 2 x 2 heads x 16 and 2 x 1 head x 32, 2 bytes each.
+  CHECK(gpulint::est::KvBytesPerToken(e.arch, 1, 1, 2, true) == 128 + 128);
+}
+
+TEST_CASE("Gemma 4: KV-shared layers keep no k/v projections or cache, per-layer inputs count",
+          "[catalog][model_config]") {
+  // modeling_gemma4.py at transformers e8c4f0b7: the last num_kv_shared_layers build no k_proj,
+  // v_proj or k_norm (1198-1212) and cache nothing (cache_utils.py 1733-1736); with
+  // use_double_wide_mlp their MLP is twice as wide (1068-1073); per-layer inputs add a table,
+  // a projection and a norm to the model and a gate, a projection and a norm to each layer.
+  ModelEntry e = FromJson(R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
+      "hidden_size":64,"num_hidden_layers":4,"num_attention_heads":4,"num_key_value_heads":2,
+      "head_dim":16,"global_head_dim":32,"attention_k_eq_v":false,"num_kv_shared_layers":2,
+      "use_double_wide_mlp":true,"hidden_size_per_layer_input":8,
+      "vocab_size_per_layer_input":100,"layer_types":["sliding_attention","full_attention",
+      "sliding_attention","full_attention"],"sliding_window":8,"intermediate_size":96,
+      "vocab_size":100,"tie_word_embeddings":true}})");
+  CHECK(e.arch.AttentionOf(1).kv_heads == 2);  // no global KV heads without attention_k_eq_v
+  CHECK(e.arch.AttentionOf(2).caches_kv == false);
+  CHECK(e.arch.MlpWidthOf(1) == 96);
+  CHECK(e.arch.MlpWidthOf(3) == 192);
+  // By hand, each layer with its per-layer gate and projection 2 x 64x8 and norm 64 (1088) and
+  // four norms (256): layer 0 (sliding) 12288 + 32 + 18432; layer 1 (full) q 8192 + k, v 2 x
+  // 4096 + o 8192 + norms 64 + MLP 18432; layer 2 (sliding, shared) q and o 8192 + q_norm 16 +
+  // MLP 3 x 64x192 = 36864; layer 3 (full, shared) 16384 + 32 + 36864. Model: embedding 6400,
+  // per-layer table 100 x 4 x 8 = 3200, its projection 32 x 64 = 2048 and norm 8, final norm 64.
+  const double layers = (12288 + 32 + 18432) + (24576 + 64 + 18432) + (8192 + 16 + 36864) +
+                        (16384 + 32 + 36864) + 4 * (1088 + 256);
+  CHECK(gpulint::est::CountParams(e.arch).Total() == layers + 6400 + 3200 + 2048 + 8 + 64);
+  // Only the first two layers cache: 2 x 2 heads x 16 and 2 x 2 heads x 32, 2 bytes each.
+  CHECK(gpulint::est::KvBytesPerToken(e.arch, 1, 1, 2, true) == 128 + 256);
 }
