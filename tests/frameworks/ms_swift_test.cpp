@@ -33,6 +33,14 @@ const Workload& Train(const std::string& text, SourceMap* sources, ReadResult* r
   return *train;
 }
 
+// The train workload's estimate of a script on an A100-80GB.
+WorkloadEstimate TrainOnA100(const std::string& script) {
+  auto analyzed = AnalyzeText("# gpulint: gpu=A100-80GB\n" + script + "\n");
+  return analyzed->analysis
+      .estimates[gpulint::testing::WorkloadWithRole(analyzed->analysis, "train")];
+}
+constexpr double kA100Bytes = 80.0 * (1ull << 30);
+
 }  // namespace
 
 TEST_CASE("swift sft: ms-swift's own defaults, and the dtype the model loads in",
@@ -231,15 +239,69 @@ TEST_CASE("ms-swift's 512K QwQ-32B example (8 x 80 GiB measured) is no out-of-me
   // examples/train/sequence_parallel/sequence_parallel_512k.sh at 3602360a, trimmed: LoRA under
   // zero3_offload, so DeepSpeed holds the adapters in bf16, and Liger's kernels. Its header
   // says it ran on 8 A100s using the cards' 80 GiB; the estimate's range holds that.
-  auto analyzed = AnalyzeText(
-      "# gpulint: gpu=A100-80GB\n"
+  const WorkloadEstimate e = TrainOnA100(
       "NPROC_PER_NODE=8 CELOSS_PARALLEL_SIZE=2048 swift sft --model Qwen/QwQ-32B "
       "--tuner_type lora --torch_dtype bfloat16 --per_device_train_batch_size 1 --packing true "
       "--max_length 512000 --use_liger_kernel true --deepspeed zero3_offload "
-      "--attn_impl flash_attn --sequence_parallel_size 8\n",
-      "sp512k.sh");
-  const WorkloadEstimate& e = analyzed->analysis.estimates[0];
+      "--attn_impl flash_attn --sequence_parallel_size 8");
   REQUIRE(e.breakdown);
-  CHECK(e.breakdown->total_low < 80.0 * (1ull << 30));
-  CHECK(e.breakdown->total_high > 80.0 * (1ull << 30));
+  CHECK(e.breakdown->total_low < kA100Bytes);
+  CHECK(e.breakdown->total_high > kA100Bytes);
+}
+
+TEST_CASE("swift rlhf: DPO pairs each example, a reference beside a full fine-tune only",
+          "[frameworks]") {
+  // examples/train/rlhf/dpo/{lora,full}.sh at 3602360a, trimmed.
+  const std::string dpo =
+      "swift rlhf --rlhf_type dpo --model Qwen/Qwen2.5-7B-Instruct --max_length 2048";
+  SourceMap sources;
+  ReadResult lora_read;
+  const Workload& lora = Train(dpo + " --tuner_type lora", &sources, &lora_read);
+  CHECK(lora.framework == "ms-swift-rlhf");
+  CHECK(Dump(lora, {"stage", "sequences_per_example", "loss_path", "finetuning_type"}) ==
+        "stage=dpo@1:24(l) sequences_per_example=2(d) loss_path=scaled-gather(d) "
+        "finetuning_type=lora@1:92(l)");
+  CHECK_FALSE(Role(lora_read.config, "reference"));  // the adapters are switched off instead
+  ReadResult full_read;
+  Train(dpo + " --tuner_type full", &sources, &full_read);
+  const Workload* reference = Role(full_read.config, "reference");
+  REQUIRE(reference);
+  CHECK(reference->shares_process_gpus);
+  CHECK(Dump(*reference, {"model"}) == "model=Qwen/Qwen2.5-7B-Instruct@1:36(l)");
+  // rlhf_type defaults to dpo (rlhf_args.py:232); SimPO, CPO and ORPO are paired without one.
+  ReadResult bare;
+  CHECK(Dump(Train("swift rlhf --model Qwen/Qwen2.5-7B-Instruct --tuner_type full", &sources,
+                   &bare),
+             {"stage"}) == "stage=dpo(d)");
+  CHECK(Role(bare.config, "reference"));
+  ReadResult simpo;
+  const Workload& simpo_train = Train(
+      "swift rlhf --rlhf_type simpo --model Qwen/Qwen2.5-3B-Instruct --tuner_type full", &sources,
+      &simpo);
+  CHECK(Dump(simpo_train, {"sequences_per_example"}) == "sequences_per_example=2(d)");
+  CHECK(Dump(simpo_train, {"loss_path"}).find("scaled-gather") == std::string::npos);
+  CHECK_FALSE(Role(simpo.config, "reference"));
+  // The trainers that generate, score or distil are named, not priced.
+  for (const char* type : {"grpo", "ppo", "gkd", "kto", "rm"}) {
+    ReadResult other;
+    INFO(type);
+    const Workload& train = Train(std::string("swift rlhf --rlhf_type ") + type +
+                                      " --model Qwen/Qwen2.5-7B-Instruct",
+                                  &sources, &other);
+    CHECK(train.Find("unmodelled"));
+  }
+}
+
+TEST_CASE("swift rlhf: the official DPO example that ran is left to its data, not refused",
+          "[frameworks]") {
+  // examples/train/rlhf/dpo/full.sh at 3602360a ('# with padding_free: 4 * 47GiB'): micro-batch 4
+  // of pairs at max_length 8192 without padding. The cap alone would not fit; the data decides.
+  const WorkloadEstimate e = TrainOnA100(
+      "NPROC_PER_NODE=4 CUDA_VISIBLE_DEVICES=0,1,2,3 swift rlhf --rlhf_type dpo "
+      "--model Qwen/Qwen2.5-7B-Instruct --tuner_type full --torch_dtype bfloat16 "
+      "--per_device_train_batch_size 4 --max_length 8192 --deepspeed zero3 --attn_impl "
+      "flash_attn --padding_free true");
+  REQUIRE(e.breakdown);
+  CHECK(e.breakdown->total_high > kA100Bytes);
+  CHECK(e.undecided.find("sequences are not padded") != std::string::npos);
 }
