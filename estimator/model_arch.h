@@ -27,6 +27,7 @@ struct QuantExclusions {
   bool attention = false;  ///< e.g. gpt-oss keeps self_attn in bf16 (modules_to_not_convert)
   bool dense_mlp = false;
   bool shared_experts = false;
+  bool routed_experts = false;  ///< 3D expert parameters, which bitsandbytes does not convert
 };
 
 struct Quantization {

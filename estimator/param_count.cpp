@@ -146,7 +146,7 @@ double ParamBreakdown::TextActive(const ModelArch& arch, bool count_embedding) c
 }
 
 double ParamBreakdown::QuantizableLinear(const QuantExclusions& exclusions) const {
-  double linear = expert_linear;
+  double linear = exclusions.routed_experts ? 0 : expert_linear;
   if (!exclusions.attention) linear += attention_linear;
   if (!exclusions.dense_mlp) linear += dense_mlp_linear;
   if (!exclusions.shared_experts) linear += shared_expert_linear;

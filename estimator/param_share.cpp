@@ -6,7 +6,7 @@
 namespace gpulint::est {
 
 double ParamShare::Quantizable(const QuantExclusions& exclusions) const {
-  double linear = expert_linear;
+  double linear = exclusions.routed_experts ? 0 : expert_linear;
   if (!exclusions.attention) linear += attention_linear;
   if (!exclusions.dense_mlp) linear += dense_mlp_linear;
   if (!exclusions.shared_experts) linear += shared_expert_linear;

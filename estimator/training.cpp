@@ -41,6 +41,32 @@ double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare&
   return (all_layers * share_of_layers + head) / std::max(in.tp, 1);
 }
 
+bool IsBitsandbytes(WeightFormat format) {
+  return format == WeightFormat::kNf4 || format == WeightFormat::kNf4Double ||
+         format == WeightFormat::kInt8;
+}
+
+// What the base's quantization leaves in 16 bits: its own exclusions, and routed experts stored
+// as 3D parameters under bitsandbytes, which replaces `torch.nn.Linear` modules only
+// (transformers integrations/bitsandbytes.py:169-208 at 8b-is/transformers@e8c4f0b7:
+// `if isinstance(module, Conv1D) or type(module) is nn.Linear:`), unless a loader patch
+// quantizes them.
+QuantExclusions BaseExclusions(const ModelArch& m, const TrainingInput& in) {
+  QuantExclusions exclusions = in.base_quant.exclusions;
+  if (IsBitsandbytes(in.base_quant.format) && m.fused_experts && !in.experts_quantized_on_load)
+    exclusions.routed_experts = true;
+  return exclusions;
+}
+
+// One MoE layer's routed experts in 16 bits on this rank: what axolotl's quantize_moe_experts
+// dequantizes while the layer runs (bitsandbytes' parametrization caches the dequantized
+// gate_up_proj and down_proj for the module's forward, and the matmuls keep them for backward).
+double DequantizedExpertLayerBytes(const ModelArch& m, const TrainingInput& in, double c) {
+  if (!in.experts_quantized_on_load || !m.is_moe()) return 0;
+  return c * 3.0 * static_cast<double>(m.num_experts) * m.expert_intermediate_size *
+         m.hidden_size / std::max(in.ep, 1) / std::max(in.tp, 1);
+}
+
 }  // namespace
 
 Breakdown EstimateTraining(const TrainingInput& in) {
@@ -62,7 +88,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (frozen_base) {
     // Frozen weights in the compute dtype, or quantized (QLoRA): linear layers converted,
     // embeddings, norms and the head kept in 16 bits.
-    const double linear = share.Quantizable(in.base_quant.exclusions);
+    const double linear = share.Quantizable(BaseExclusions(m, in));
     const double base_dtype = in.precision == Precision::kFp32 ? 4 : 2;
     const double quantized = in.base_quant.format == WeightFormat::kDefault
                                  ? linear * base_dtype
@@ -278,14 +304,25 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // bitsandbytes' 8-bit backward does the same): one layer's widest weight at a time, the MLP's
   // or a fused q/k/v projection's (LitGPT).
   const WeightFormat base_format = frozen_base ? in.base_quant.format : WeightFormat::kDefault;
-  if (base_format == WeightFormat::kNf4 || base_format == WeightFormat::kNf4Double ||
-      base_format == WeightFormat::kInt8) {
+  if (IsBitsandbytes(base_format)) {
     const ModelArch::AttentionShape widest = m.WidestAttention();
     const double q = widest.QueryWidth(m.num_attention_heads), kv = widest.KvWidth();
     const double width = std::max({m.MlpWidthOf(m.num_layers - 1),
                                    static_cast<double>(m.intermediate_size),
                                    static_cast<double>(m.expert_intermediate_size), q + 2 * kv});
     transient += c * static_cast<double>(m.hidden_size) * width / std::max(in.tp, 1);
+  }
+  // Experts a loader patch quantized are dequantized whole while their layer runs: under full
+  // recomputation one layer's at a time; otherwise every MoE layer keeps its copy for backward.
+  if (const double expert_layer = frozen_base ? DequantizedExpertLayerBytes(m, in, c) : 0;
+      expert_layer > 0) {
+    if (in.forward_only || in.recompute == Recompute::kFull) {
+      transient += expert_layer;
+    } else {
+      double moe_layers = 0;
+      for (int64_t layer = 0; layer < m.num_layers; ++layer) moe_layers += m.IsMoeLayer(layer);
+      stored += expert_layer * moe_layers * share.layers / std::max<double>(1, m.num_layers);
+    }
   }
   bool head_here = true;
   if (in.pp > 1) {

@@ -88,6 +88,11 @@ struct TrainingInput {
   Quantization base_quant;           ///< QLoRA: the frozen base in NF4 etc.
   /// The quantized base runs through bitsandbytes, which keeps each linear layer's input.
   bool quantized_base_keeps_inputs = false;
+  /// Routed experts stored as 3D parameters are quantized too, by a loader patch (axolotl's
+  /// quantize_moe_experts): bitsandbytes' own conversion replaces nn.Linear modules only, so
+  /// without it a model whose experts are 3D (ModelArch::fused_experts) keeps them in 16 bits.
+  /// The patch dequantizes a layer's experts whole while the layer runs.
+  bool experts_quantized_on_load = false;
   /// The trainer fuses a block's adapted projections into one autograd function
   /// (ActivationInput::lora_fused_qkv, _o, _mlp).
   bool lora_fused_qkv = false, lora_fused_o = false, lora_fused_mlp = false;

@@ -514,6 +514,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
         "training recipes pass Mxfp4Config(dequantize=True))");
   }
   in.base_quant = quant;
+  in.experts_quantized_on_load = s.BoolOr("experts_quantized", false);
   // Mamba layers are priced on mamba_ssm's kernels, which transformers takes only where
   // mamba-ssm and causal-conv1d are installed (modeling_granitemoehybrid.py's
   // is_fast_path_available, modeling_jamba.py's use_mamba_kernels); its torch fallback holds

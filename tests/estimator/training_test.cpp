@@ -707,3 +707,34 @@ TEST_CASE("a Mamba-1 layer keeps in_proj's output, the convolution's, delta and 
   // scan's inputs (2 x 16): 2 x 112 = 224, wider than the MLP's 3 x 2 x 8 = 48.
   CHECK(LayerBackwardBytesPerToken(m, 0, in) == 224);
 }
+
+TEST_CASE("bitsandbytes leaves 3D experts in 16 bits unless a loader patch quantizes them",
+          "[estimator][training]") {
+  // Tiny with 4 fused experts of width 8 in both layers: 2 x 4 x 3 x 4 x 8 = 768 expert weights.
+  ModelArch m = Tiny();
+  m.num_experts = 4;
+  m.experts_per_token = 2;
+  m.expert_intermediate_size = 8;
+  m.moe_layer = {true, true};
+  m.fused_experts = true;
+  ModelArch linear_experts = m;  // the same experts as nn.Linear modules
+  linear_experts.fused_experts = false;
+  auto qlora = [](const ModelArch& arch, bool patched) {
+    TrainingInput in = TinyInput(arch);
+    in.lora_rank = 1;
+    in.base_quant.format = WeightFormat::kNf4;
+    in.experts_quantized_on_load = patched;
+    in.recompute = Recompute::kNone;
+    return EstimateTraining(in);
+  };
+  const double expert_weights = 768;
+  // Unpatched, the 3D experts stay in 16 bits where nn.Linear experts are NF4: 4 bits and an
+  // fp32 absmax per 64 weights, 0.5625 bytes.
+  CHECK(qlora(m, false).weights - qlora(linear_experts, false).weights ==
+        Approx(expert_weights * (2 - 0.5625)));
+  // Patched, they are stored as NF4; without checkpointing each layer keeps its experts
+  // dequantized to 16 bits for backward: 2 bytes x 4 experts x 3 x 4 x 8 per layer.
+  CHECK(qlora(m, true).weights == Approx(qlora(linear_experts, false).weights));
+  CHECK(qlora(m, true).activations - qlora(linear_experts, false).activations ==
+        Approx(2 * 2 * 384.0));
+}

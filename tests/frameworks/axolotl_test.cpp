@@ -218,3 +218,29 @@ TEST_CASE("axolotl's LoRA kernels: on for LoRA unless the config chooses, 8-bit 
   auto full = AnalyzeText("base_model: NousResearch/Llama-3.2-1B\nsequence_len: 2048\n", "f.yml");
   CHECK(Dump(Train(*full), {"lora_fused_mlp"}) == "lora_fused_mlp=?");
 }
+
+TEST_CASE("axolotl's quantize_moe_experts prices 3D experts in the base's 4-bit format",
+          "[frameworks]") {
+  // The shape of examples/glm45/glm-45-air-qlora.yaml: GLM-4.5-Air's experts, quantized on load
+  // (README: '# QLoRA (1x80GB @ ~63.4GiB/GPU)'; bench/corpus scores the file itself).
+  const std::string qlora =
+      "# gpulint: gpu=A100-80GB\nbase_model: zai-org/GLM-4.5-Air\nload_in_4bit: true\n"
+      "adapter: qlora\nsequence_len: 2048\nmicro_batch_size: 1\ngradient_checkpointing: true\n"
+      "lora_target_modules: [q_proj, k_proj, v_proj, o_proj]\n";
+  auto patched = AnalyzeText(qlora + "quantize_moe_experts: true\n", "qlora.yml");
+  const Workload& train = Train(*patched);
+  CHECK(Dump(train, {"experts_quantized"}) == "experts_quantized=true@9:23(c)");
+  auto plain = AnalyzeText(qlora, "qlora.yml");
+  const WorkloadEstimate& e =
+      patched->analysis.estimates[WorkloadWithRole(patched->analysis, "train")];
+  const WorkloadEstimate& p = plain->analysis.estimates[WorkloadWithRole(plain->analysis, "train")];
+  REQUIRE(e.breakdown);
+  REQUIRE(p.breakdown);
+  // GLM-4.5-Air's experts are nn.Linear modules to gpulint's catalog (glm4_moe is not
+  // fused_experts), so bitsandbytes already stores them in 4 bits; the patch adds one layer's
+  // 128 experts dequantized to 16 bits while it runs: 2 x 128 x 3 x 1408 x 4096 bytes, at most.
+  CHECK(e.breakdown->weights == Approx(p.breakdown->weights));
+  const double dequantized_layer = 2.0 * 128 * 3 * 1408 * 4096;
+  CHECK(e.breakdown->torch_allocated > p.breakdown->torch_allocated);
+  CHECK(e.breakdown->torch_allocated <= p.breakdown->torch_allocated + dequantized_layer);
+}
