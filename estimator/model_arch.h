@@ -48,6 +48,13 @@ struct VisionTower {
   int64_t out_hidden_size = 0;     ///< projector output = language model hidden size
   int64_t deepstack_mergers = 0;   ///< extra projector copies (Qwen3-VL deepstack)
   bool gated_mlp = false;          ///< Qwen2.5-VL uses SwiGLU in the vision blocks
+  /// The projector from the merged patches (hidden_size x spatial_merge_size^2 wide) into the
+  /// language model: Qwen-VL's merger (a LayerNorm, merged -> merged -> out, with biases),
+  /// one linear layer without bias (SmolVLM, modeling_smolvlm.py 401-403 at transformers
+  /// e8c4f0b7), or a LayerNorm and merged -> projector_hidden_size -> out with biases (LFM2-VL,
+  /// modeling_lfm2_vl.py 40-54).
+  enum class Projector { kMerger, kLinear, kMlp } projector = Projector::kMerger;
+  int64_t projector_hidden_size = 0;
   /// Rows of a learned position table of hidden_size (Gemma 4: one per axis, 2 x
   /// position_embedding_size; modeling_gemma4.py 579-588 at transformers e8c4f0b7).
   int64_t position_rows = 0;
@@ -109,7 +116,8 @@ struct ModelArch {
   bool expert_bias = false;                     ///< gpt-oss experts carry biases
   bool router_bias = false;
   /// Routed experts stored as 3D parameters, not one nn.Linear per expert (transformers'
-  /// Qwen3_5MoeExperts): LoRA's target_modules (up_proj, down_proj) reach only the shared expert.
+  /// Qwen3_5MoeExperts): LoRA's target_modules (up_proj, down_proj) reach only the shared expert,
+  /// and bitsandbytes' conversion, which replaces nn.Linear modules, leaves them in 16 bits.
   bool fused_experts = false;
   std::vector<bool> moe_layer;                  ///< per layer: routed experts instead of dense MLP
   /// per layer: a mixer with no MLP after it and one norm (Nemotron-H's lone Mamba blocks)

@@ -97,12 +97,22 @@ double VisionParams(const VisionTower& v) {
   // Each block: qkv + proj with biases, MLP with biases, two LayerNorms (weight + bias).
   double mlp = v.gated_mlp ? 3 * h * inner + 2 * inner + h : 2 * h * inner + inner + h;
   double block = 4 * h * h + 4 * h + mlp + 4 * h;
-  // Projector into the language model: merged patches -> MLP -> out_hidden_size.
-  double merged = h * v.spatial_merge_size * v.spatial_merge_size;
+  // Projector into the language model: merged patches -> out_hidden_size (VisionTower::Projector).
+  const double merged = h * v.spatial_merge_size * v.spatial_merge_size;
+  const double out = static_cast<double>(v.out_hidden_size);
   double projector = 0;
-  if (v.out_hidden_size > 0) {
-    projector = 2 * merged + merged * merged + merged + merged * v.out_hidden_size +
-                v.out_hidden_size;
+  if (out > 0) {
+    switch (v.projector) {
+      case VisionTower::Projector::kMerger:
+        projector = 2 * merged + merged * merged + merged + merged * out + out;
+        break;
+      case VisionTower::Projector::kLinear: projector = merged * out; break;
+      case VisionTower::Projector::kMlp: {
+        const double hidden = static_cast<double>(v.projector_hidden_size);
+        projector = 2 * merged + merged * hidden + hidden + hidden * out + out;
+        break;
+      }
+    }
   }
   return patch + v.position_rows * h + v.depth * block + projector * (1 + v.deepstack_mergers) +
          2 * h;

@@ -515,6 +515,16 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   }
   in.base_quant = quant;
   in.experts_quantized_on_load = s.BoolOr("experts_quantized", false);
+  // transformers' bitsandbytes conversion replaces nn.Linear modules only (EstimateTraining's
+  // BaseExclusions): 3D experts stay in 16 bits, which the estimate says.
+  const bool bitsandbytes = quant.format == est::WeightFormat::kNf4 ||
+                            quant.format == est::WeightFormat::kNf4Double ||
+                            quant.format == est::WeightFormat::kInt8;
+  if (bitsandbytes && arch.fused_experts && arch.is_moe() && !in.experts_quantized_on_load)
+    out->assumptions.push_back(
+        "routed experts are 3D parameters (transformers 5), which bitsandbytes leaves in 16 "
+        "bits; a loader patch (axolotl's quantize_moe_experts) quantizes them, and releases "
+        "that stored them as nn.Linear modules quantized them too");
   // Mamba layers are priced on mamba_ssm's kernels, which transformers takes only where
   // mamba-ssm and causal-conv1d are installed (modeling_granitemoehybrid.py's
   // is_fast_path_available, modeling_jamba.py's use_mamba_kernels); its torch fallback holds

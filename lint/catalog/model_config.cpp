@@ -71,6 +71,7 @@ json Flatten(const json& config) {
       {"image_size", "vision_image_size"},
       {"model_type", "vision_model_type"},
       {"position_embedding_size", "vision_position_embedding_size"},
+      {"num_patches", "vision_num_patches"},
   };
   static const std::map<std::string, std::string> kAudioKeys = {
       {"num_hidden_layers", "audio_depth"},
@@ -106,24 +107,21 @@ json Flatten(const json& config) {
     if (flat.contains(old_key) && !flat.contains(new_key) && !flat[old_key].is_null())
       flat[new_key] = flat[old_key];
   // A model type's own spellings (catalog/architectures.toml `key_aliases`): Nemotron-H's
-  // ssm_state_size is Granite's mamba_d_state.
+  // ssm_state_size is Granite's mamba_d_state. The text model's type and, for a VLM, the
+  // top-level type (SmolVLM's scale_factor) each bring theirs.
   const json& traits = ArchitectureTraits();
-  std::string type = flat.contains("text_model_type") && flat["text_model_type"].is_string()
-                         ? flat["text_model_type"].get<std::string>()
-                         : std::string();
-  if ((type.empty() || !traits.contains(type)) && flat.contains("model_type") &&
-      flat["model_type"].is_string())
-    type = flat["model_type"].get<std::string>();
-  if (traits.contains(type)) {
-    if (auto aliases = traits[type].find("key_aliases");
-        aliases != traits[type].end() && aliases->is_object())
+  for (const char* type_key : {"text_model_type", "model_type"}) {
+    auto type = flat.find(type_key);
+    if (type == flat.end() || !type->is_string() || !traits.contains(type->get<std::string>()))
+      continue;
+    const json& table = traits[type->get<std::string>()];
+    if (auto aliases = table.find("key_aliases"); aliases != table.end() && aliases->is_object())
       for (const auto& [old_key, new_key] : aliases->items())
         if (new_key.is_string() && flat.contains(old_key) &&
             !flat.contains(new_key.get<std::string>()) && !flat[old_key].is_null())
           flat[new_key.get<std::string>()] = flat[old_key];
     // The configuration class's defaults for keys a config leaves out (Jamba's layer periods).
-    if (auto defaults = traits[type].find("key_defaults");
-        defaults != traits[type].end() && defaults->is_object())
+    if (auto defaults = table.find("key_defaults"); defaults != table.end() && defaults->is_object())
       for (const auto& [key, value] : defaults->items())
         if (!flat.contains(key) || flat[key].is_null()) flat[key] = value;
   }
@@ -180,6 +178,9 @@ constexpr FieldRange kFieldRanges[] = {
     {"vision_spatial_merge_size", 0, 64},
     {"vision_out_hidden_size", 0, 1 << 20},
     {"vision_position_embedding_size", 0, 1 << 20},
+    {"vision_image_size", 0, 1 << 20},
+    {"vision_num_patches", 0, 1 << 24},
+    {"vision_projector_hidden_size", 0, 1 << 20},
     {"audio_depth", 0, 4096},
     {"audio_hidden_size", 0, 1 << 20},
     {"audio_num_heads", 0, 1 << 16},
@@ -297,9 +298,7 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.fused_experts = Bool(t, "fused_experts", false);
   arch.router_scales = Bool(t, "router_scales", false);
   arch.moe_extra_norms = static_cast<int>(Int(t, "moe_extra_norms", 0));
-  arch.vision.gated_mlp = Bool(t, "vision_gated_mlp", false);
-  arch.vision.position_rows =
-      Int(t, "vision_position_table_axes") * Int(flat, "vision_position_embedding_size");
+
   if (Bool(t, "intermediate_size_is_doubled", false)) arch.intermediate_size /= 2;
   // LFM2 sizes its MLP from the config's width: two thirds of it, times block_ffn_dim_multiplier
   // and rounded up to block_multiple_of when a multiplier is set (modeling_lfm2.py 138-146 at
@@ -628,6 +627,30 @@ void ReadVision(const json& flat, est::ModelArch& arch) {
   v.out_hidden_size = Int(flat, "vision_out_hidden_size", Int(flat, "vision_projector_dim"));
   if (auto it = flat.find("vision_deepstack_visual_indexes"); it != flat.end() && it->is_array())
     v.deepstack_mergers = static_cast<int64_t>(it->size());
+  // The tower's own structure: the VLM's type where the table has it (SmolVLM's text model is
+  // a plain llama), else the text model's (Gemma 4 keeps its tower's traits with its text type).
+  const json& traits = ArchitectureTraits();
+  std::string type = String(flat, "model_type");
+  if (!traits.contains(type)) type = String(flat, "text_model_type");
+  if (!traits.contains(type)) return;
+  const json& t = traits[type];
+  v.gated_mlp = Bool(t, "vision_gated_mlp", false);
+  const std::string projector = String(t, "vision_projector");
+  if (projector == "linear" || projector == "mlp") {
+    v.projector = projector == "linear" ? est::VisionTower::Projector::kLinear
+                                        : est::VisionTower::Projector::kMlp;
+    v.projector_hidden_size = Int(flat, "vision_projector_hidden_size");
+    if (v.out_hidden_size <= 0) v.out_hidden_size = arch.hidden_size;
+  }
+  // A learned position table: one row per axis position (Gemma 4), per patch of the square
+  // image (SigLIP), or num_patches rows resized at run time (SigLIP2's NaFlex).
+  const std::string table = String(t, "vision_position_table");
+  if (table == "two-axes") v.position_rows = 2 * Int(flat, "vision_position_embedding_size");
+  if (table == "image-grid" && v.patch_size > 0) {
+    const int64_t side = Int(flat, "vision_image_size") / v.patch_size;
+    v.position_rows = side * side;
+  }
+  if (table == "num-patches") v.position_rows = Int(flat, "vision_num_patches");
 }
 
 // Gemma 4's audio conformer; its projector writes the language model's width.
@@ -888,6 +911,8 @@ constexpr const char* kTableKeys[] = {
     "vision_intermediate_size", "vision_patch_size", "vision_temporal_patch_size",
     "vision_spatial_merge_size", "vision_out_hidden_size", "vision_projector_dim",
     "vision_deepstack_visual_indexes", "vision_image_size", "vision_position_embedding_size",
+    "vision_num_patches", "vision_projector_hidden_size", "scale_factor", "downsample_factor",
+    "projector_hidden_size",
     "audio_depth", "audio_hidden_size", "audio_num_heads", "audio_conv_kernel",
     "audio_subsampling_conv_channels", "audio_output_size", "global_head_dim",
     "num_global_key_value_heads", "attention_k_eq_v", "num_kv_shared_layers",

@@ -503,3 +503,28 @@ TEST_CASE("Gemma 4: KV-shared layers keep no k/v projections or cache, per-layer
   // Only the first two layers cache: 2 x 2 heads x 16 and 2 x 2 heads x 32, 2 bytes each.
   CHECK(gpulint::est::KvBytesPerToken(e.arch, 1, 1, 2, true) == 128 + 256);
 }
+
+TEST_CASE("VLM projectors as each type builds them: SmolVLM's one linear, LFM2-VL's MLP",
+          "[catalog][model_config]") {
+  // A SigLIP tower of 2 blocks, 8 wide (MLP 16), patches of 4 over a 16-pixel image: by hand,
+  // the patch conv 3 x 4 x 4 x 8 = 384, 2 blocks of q/k/v/o 4 x (64 + 8), fc1/fc2 (128 + 16) +
+  // (128 + 8) and two LayerNorms 32 (= 600 each), the post-LayerNorm 16; 16 positions of 8 = 128.
+  const std::string tower =
+      R"("vision_config":{"hidden_size":8,"intermediate_size":16,"num_hidden_layers":2,
+         "num_attention_heads":2,"patch_size":4,"image_size":16,"num_patches":16},)";
+  const std::string text =
+      R"("text_config":{"model_type":"llama","hidden_size":32,"num_hidden_layers":1,
+         "num_attention_heads":4,"num_key_value_heads":4,"intermediate_size":64,
+         "vocab_size":100,"tie_word_embeddings":true})";
+  const double blocks = 384 + 2 * 600 + 16 + 128;
+  // SmolVLM: 2 x 2 shuffled patches of 8 = 32 features, one bias-free layer to the text's 32.
+  ModelEntry smolvlm =
+      FromJson(R"({"model_type":"smolvlm","scale_factor":2,)" + tower + text + "}");
+  CHECK(gpulint::est::CountParams(smolvlm.arch).vision == blocks + 32 * 32);
+  // LFM2-VL: a LayerNorm over the 32 features (64), 32 -> 48 and 48 -> 32 with biases.
+  ModelEntry lfm2_vl = FromJson(
+      R"({"model_type":"lfm2_vl","downsample_factor":2,"projector_hidden_size":48,)" + tower +
+      text + "}");
+  CHECK(gpulint::est::CountParams(lfm2_vl.arch).vision ==
+        blocks + 64 + (32 * 48 + 48) + (48 * 32 + 32));
+}
