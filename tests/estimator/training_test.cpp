@@ -738,3 +738,20 @@ TEST_CASE("bitsandbytes leaves 3D experts in 16 bits unless a loader patch quant
   CHECK(qlora(m, true).activations - qlora(linear_experts, false).activations ==
         Approx(2 * 2 * 384.0));
 }
+
+TEST_CASE("LoRA adapts the projections each layer has: none on k and v where a layer shares K/V",
+          "[estimator][training]") {
+  // Tiny (h=4, 2 heads of 2, 1 KV head) with its second layer reading the first's K/V
+  // (Gemma 4's num_kv_shared_layers): that layer has no k_proj or v_proj to adapt.
+  ModelArch m = Tiny();
+  ModelArch shared = m;
+  shared.kv_shared_layers = 1;
+  auto adapters = [](const ModelArch& arch) {
+    TrainingInput in = TinyInput(arch);
+    in.lora_rank = 1;
+    in.lora_all_linear = true;
+    return TermBytes(EstimateTraining(in), "lora adapters");
+  };
+  // Rank 1 on k_proj and v_proj (4 -> 2 each): 2 x (4 + 2) = 12 parameters, 4 bytes each.
+  CHECK(adapters(m) - adapters(shared) == Approx(4.0 * 12));
+}
