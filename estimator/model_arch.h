@@ -71,8 +71,7 @@ struct AudioTower {
   int64_t conv_kernel = 0;        ///< the light convolution's depthwise kernel
   int64_t num_heads = 0;
   int64_t subsample_channels[2] = {0, 0};  ///< the two 3x3 convolutions in front of the blocks
-  int64_t output_size = 0;        ///< output_proj's width (with bias)
-  int64_t out_hidden_size = 0;    ///< the projector's output: the language model's width
+  int64_t output_size = 0;        ///< output_proj's width (with bias), projected to hidden_size
   bool present() const { return depth > 0 && hidden_size > 0; }
 };
 
@@ -260,6 +259,7 @@ struct ModelArch {
     bool caches_kv = true;
     double QueryWidth(int64_t heads) const { return static_cast<double>(heads) * head_dim; }
     double KvWidth() const { return kv_heads * head_dim; }
+    double KvProjections() const { return (key_projection ? 1 : 0) + (value_projection ? 1 : 0); }
   };
   AttentionShape AttentionOf(int64_t layer) const {
     AttentionShape shape{static_cast<double>(head_dim), static_cast<double>(num_kv_heads)};

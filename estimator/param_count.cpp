@@ -18,8 +18,7 @@ double AttentionLinear(const ModelArch& m, int64_t layer) {
   const ModelArch::AttentionShape shape = m.AttentionOf(layer);
   const double q_width = shape.QueryWidth(m.num_attention_heads), kv_width = shape.KvWidth();
   const double q_out = m.attention_output_gate ? 2 * q_width : q_width;  // q and its gate
-  const double kv_projections = (shape.key_projection ? 1 : 0) + (shape.value_projection ? 1 : 0);
-  return h * q_out + kv_projections * h * kv_width + q_width * h;
+  return h * q_out + shape.KvProjections() * h * kv_width + q_width * h;
 }
 
 // Gated DeltaNet (modeling_qwen3_5.py 445-509 at transformers 2da00a3c; Qwen3-Next fuses the same
@@ -69,7 +68,7 @@ double AttentionOther(const ModelArch& m, int64_t layer) {
   }
   const ModelArch::AttentionShape shape = m.AttentionOf(layer);
   const double q_width = shape.QueryWidth(m.num_attention_heads), kv_width = shape.KvWidth();
-  if (m.qkv_bias) other += q_width + 2 * kv_width;
+  if (m.qkv_bias) other += q_width + shape.KvProjections() * kv_width;
   if (m.o_bias) other += m.hidden_size;
   switch (m.qk_norm) {
     case ModelArch::QkNorm::kPerHead:
@@ -123,8 +122,8 @@ double VisionParams(const VisionTower& v) {
 // modules of 4h with two norms each (415-428), q, k, v, post and relative_k_proj with a
 // per-dimension scale (249-276), the light convolution's start (h -> 2h), end, depthwise kernel
 // and two norms (484-501), and three block norms (535-537); output_proj with its bias (1932) and
-// the projector into the language model (2184-2188).
-double AudioParams(const AudioTower& a) {
+// the projector into the language model's width (2184-2188).
+double AudioParams(const AudioTower& a, double text_hidden) {
   if (!a.present()) return 0;
   const double h = a.hidden_size, c0 = a.subsample_channels[0], c1 = a.subsample_channels[1];
   // input_proj_linear reads (c0 / 4) x c1 features (395: integer division).
@@ -136,7 +135,7 @@ double AudioParams(const AudioTower& a) {
   const double light_conv = 2 * h * h + h * h + h * a.conv_kernel + 2 * h;
   const double block = 2 * feed_forward + attention + light_conv + 3 * h;
   const double output = a.output_size * h + a.output_size;
-  return subsample + a.depth * block + output + a.out_hidden_size * a.output_size;
+  return subsample + a.depth * block + output + text_hidden * a.output_size;
 }
 
 }  // namespace
@@ -217,7 +216,7 @@ ParamBreakdown CountParams(const ModelArch& m) {
     }
   }
   p.norms += NormSize(m);  // final norm
-  p.vision = VisionParams(m.vision) + AudioParams(m.audio);
+  p.vision = VisionParams(m.vision) + AudioParams(m.audio, h);
   if (m.mtp_layers > 0) {
     // Each MTP layer (Qwen3.5): fc over [embedding; hidden] (2h x h), the two norms in front of
     // it, one full-attention decoder layer with the model's last MLP, and its own final norm.

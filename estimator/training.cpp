@@ -41,11 +41,6 @@ double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare&
   return (all_layers * share_of_layers + head) / std::max(in.tp, 1);
 }
 
-bool IsBitsandbytes(WeightFormat format) {
-  return format == WeightFormat::kNf4 || format == WeightFormat::kNf4Double ||
-         format == WeightFormat::kInt8;
-}
-
 // What the base's quantization leaves in 16 bits: its own exclusions, and routed experts stored
 // as 3D parameters under bitsandbytes, which replaces `torch.nn.Linear` modules only
 // (transformers integrations/bitsandbytes.py:169-208 at 8b-is/transformers@e8c4f0b7:

@@ -2,6 +2,11 @@
 
 namespace gpulint::est {
 
+bool IsBitsandbytes(WeightFormat format) {
+  return format == WeightFormat::kNf4 || format == WeightFormat::kNf4Double ||
+         format == WeightFormat::kInt8;
+}
+
 double QuantizedBytesPerWeight(const Quantization& quant) {
   const double group = quant.group_size > 0 ? quant.group_size : 128;
   switch (quant.format) {

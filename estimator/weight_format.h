@@ -12,6 +12,10 @@ namespace gpulint::est {
 /// LLM.int8 (int8 + fp32 scale per output row, about 1 byte).
 double QuantizedBytesPerWeight(const Quantization& quant);
 
+/// Whether bitsandbytes stores the format (NF4, NF4 with double quantization, LLM.int8): its
+/// conversion replaces nn.Linear modules only.
+bool IsBitsandbytes(WeightFormat format);
+
 /// Bytes per element of a 16/32-bit dtype name ("bfloat16", "float32", ...); 2 when unknown.
 double DtypeBytes(const std::string& dtype);
 

@@ -10,6 +10,7 @@
 #include "estimator/training.h"
 #include "estimator/units.h"
 #include "estimator/vllm_eras.h"
+#include "estimator/weight_format.h"
 #include "lint/util/strings.h"
 
 namespace gpulint {
@@ -517,10 +518,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.experts_quantized_on_load = s.BoolOr("experts_quantized", false);
   // transformers' bitsandbytes conversion replaces nn.Linear modules only (EstimateTraining's
   // BaseExclusions): 3D experts stay in 16 bits, which the estimate says.
-  const bool bitsandbytes = quant.format == est::WeightFormat::kNf4 ||
-                            quant.format == est::WeightFormat::kNf4Double ||
-                            quant.format == est::WeightFormat::kInt8;
-  if (bitsandbytes && arch.fused_experts && arch.is_moe() && !in.experts_quantized_on_load)
+  if (est::IsBitsandbytes(quant.format) && arch.fused_experts && arch.is_moe() &&
+      !in.experts_quantized_on_load)
     out->assumptions.push_back(
         "routed experts are 3D parameters (transformers 5), which bitsandbytes leaves in 16 "
         "bits; a loader patch (axolotl's quantize_moe_experts) quantizes them, and releases "

@@ -653,7 +653,7 @@ void ReadVision(const json& flat, est::ModelArch& arch) {
   if (table == "num-patches") v.position_rows = Int(flat, "vision_num_patches");
 }
 
-// Gemma 4's audio conformer; its projector writes the language model's width.
+// Gemma 4's audio conformer.
 void ReadAudio(const json& flat, est::ModelArch& arch) {
   est::AudioTower& a = arch.audio;
   a.depth = Int(flat, "audio_depth");
@@ -666,7 +666,6 @@ void ReadAudio(const json& flat, est::ModelArch& arch) {
     for (size_t i = 0; i < 2; ++i)
       a.subsample_channels[i] =
           (*it)[i].is_number_integer() ? std::clamp<int64_t>((*it)[i].get<int64_t>(), 0, 4096) : 0;
-  a.out_hidden_size = a.present() ? arch.hidden_size : 0;
 }
 
 // Gemma 4's attention (configuration_gemma4.py 210-223 at transformers e8c4f0b7): full-attention
@@ -680,7 +679,7 @@ void ReadLayerSharing(const json& flat, est::ModelArch& arch) {
   arch.full_attention.values_are_keys = Bool(flat, "attention_k_eq_v", false);
   if (arch.full_attention.values_are_keys)
     arch.full_attention.kv_heads = Int(flat, "num_global_key_value_heads");
-  arch.kv_shared_layers = std::clamp<int64_t>(Int(flat, "num_kv_shared_layers"), 0, arch.num_layers);
+  arch.kv_shared_layers = std::max<int64_t>(Int(flat, "num_kv_shared_layers"), 0);
   arch.kv_shared_mlp_doubled = Bool(flat, "use_double_wide_mlp", false);
   arch.per_layer_input_size = std::max<int64_t>(Int(flat, "hidden_size_per_layer_input"), 0);
   arch.per_layer_input_vocab =
@@ -861,6 +860,19 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
   ReadVision(flat, a);
   ReadAudio(flat, a);
   ReadLayerSharing(flat, a);
+  // As for num_key_value_heads above; and shared K/V has to come from a layer that keeps it
+  // (modeling_gemma4.py 1186 at transformers e8c4f0b7: first_kv_shared_layer_idx = layers - shared).
+  if (a.full_attention.kv_heads > a.num_attention_heads) {
+    *error = fmt::format("num_global_key_value_heads {} is more than num_attention_heads {}: {}",
+                         a.full_attention.kv_heads, a.num_attention_heads, where);
+    return false;
+  }
+  if (a.kv_shared_layers >= a.num_layers) {
+    *error = fmt::format(
+        "num_kv_shared_layers {} leaves none of the {} layers to hold the keys and values: {}",
+        a.kv_shared_layers, a.num_layers, where);
+    return false;
+  }
   a.mtp_layers = Int(flat, "mtp_num_hidden_layers");
   ReadQuantization(flat, a, e.uncertain_fields);
 

@@ -502,6 +502,23 @@ TEST_CASE("Gemma 4: KV-shared layers keep no k/v projections or cache, per-layer
   CHECK(gpulint::est::CountParams(e.arch).Total() == layers + 6400 + 3200 + 2048 + 8 + 64);
   // Only the first two layers cache: 2 x 2 heads x 16 and 2 x 2 heads x 32, 2 bytes each.
   CHECK(gpulint::est::KvBytesPerToken(e.arch, 1, 1, 2, true) == 128 + 256);
+  // A description no model can have is refused: every layer sharing K/V that no layer keeps,
+  // or more KV heads than query heads on the full-attention layers.
+  ModelEntry refused;
+  std::string error;
+  CHECK_FALSE(gpulint::ParseModelConfigJson(
+      R"({"model_type":"gemma4_text","hidden_size":64,"num_hidden_layers":4,
+          "num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,
+          "num_kv_shared_layers":4})",
+      "config.json", &refused, &error));
+  CHECK(error.find("num_kv_shared_layers 4 leaves none of the 4 layers") != std::string::npos);
+  CHECK_FALSE(gpulint::ParseModelConfigJson(
+      R"({"model_type":"gemma4_text","hidden_size":64,"num_hidden_layers":4,
+          "num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,
+          "attention_k_eq_v":true,"num_global_key_value_heads":8})",
+      "config.json", &refused, &error));
+  CHECK(error.find("num_global_key_value_heads 8 is more than num_attention_heads 4") !=
+        std::string::npos);
 }
 
 TEST_CASE("VLM projectors as each type builds them: SmolVLM's one linear, LFM2-VL's MLP",
