@@ -87,7 +87,19 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   p.workload = index;
   p.objective = "fit";
   p.limit_bytes = what_if.limit_bytes();
-  if (!e.breakdown || !e.unknown_inputs.empty() || p.limit_bytes <= 0) {
+  // Colocated engines that hold their weights and KV cache through the update (OpenRLHF without
+  // --vllm.enable_sleep, TRL's colocated vLLM without vllm_enable_sleep_mode) and whose
+  // framework can put them to sleep: asleep, they leave the update the GPU.
+  const auto& workloads = analysis.read.config.workloads;
+  std::vector<Change> sleep;
+  for (size_t j : what_if.held_engines())
+    if (Expressible(maps, workloads[j], "engine_sleeps"))
+      sleep.push_back({"engine_sleeps", Current(workloads[j], "engine_sleeps"), "true", j});
+  const bool can_sleep = !sleep.empty() && sleep.size() == what_if.held_engines().size() &&
+                         e.kind != WorkloadEstimate::Kind::kServing;
+  WhatIf asleep(analysis, index, tuner.headroom, {}, tuner.memo, /*engines_asleep=*/true);
+  if (!e.breakdown || !e.unknown_inputs.empty() ||
+      (p.limit_bytes <= 0 && !(can_sleep && asleep.limit_bytes() > 0))) {
     p.note = !e.breakdown ? (e.skipped.empty() ? "no estimate" : e.skipped)
              : p.limit_bytes <= 0
                  ? (e.usable_bytes > 0 ? "what else runs on its GPUs leaves it no memory"
@@ -114,6 +126,13 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
     return true;
   };
   const bool serving = e.kind == WorkloadEstimate::Kind::kServing;
+  // Sleep mode changes nothing the job computes; each step reloads the engine's weights (seconds
+  // against a rollout's minutes), so it is tried first.
+  if (can_sleep && asleep.Fits({}))
+    options.push_back({0, "sleep the colocated rollout engine during the update",
+                       "the same job; the engine frees its weights and KV cache while the trainer "
+                       "updates and reloads them for the next rollout",
+                       sleep, what_if.TotalBytes({}).value_or(0), true});
   if (!serving) {
     // A Megatron-core model reads its own recompute switch, not grad_ckpt (verl's Megatron
     // workers never read enable_gradient_checkpointing): there checkpointing is selective
@@ -251,9 +270,16 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
   p.safe = best.safe;
   p.total_after_bytes = best.total_bytes;
   std::map<std::string, std::string> values;
-  for (const Change& c : best.changes) values[c.setting] = c.after;
+  bool asleep_best = false;  // the best option puts an engine to sleep
+  for (const Change& c : best.changes) {
+    if (c.workload == kProposalWorkload || c.workload == index)
+      values[c.setting] = c.after;
+    else
+      asleep_best = true;
+  }
+  if (asleep_best) p.limit_bytes = asleep.limit_bytes();
   p.summary = fmt::format("{} ({}): {}; {}", best.what, best.why, Describe(best.changes),
-                          what_if.Outcome(values));
+                          (asleep_best ? asleep : what_if).Outcome(values));
   for (size_t i = 1; i < options.size(); ++i)
     p.alternatives.push_back(fmt::format("{}: {} ({:.1f} GiB)", options[i].what,
                                          Describe(options[i].changes),

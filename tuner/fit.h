@@ -1,8 +1,9 @@
 // --fit: the cheapest change set that makes an out-of-memory workload fit, with the others that
-// also fit, ranked. Cheapest means least change to what the job computes and how fast:
-// checkpointing (same gradients, about a third more compute) before a smaller micro-batch
-// (same global batch, more accumulation steps) before more sharding, an fp8 KV cache, an 8-bit
-// optimizer or a shorter context.
+// also fit, ranked. Cheapest means least change to what the job computes and how fast: a
+// colocated rollout engine put to sleep during the update (the same job, its weights reloaded
+// each step) before checkpointing (same gradients, about a third more compute) before a
+// smaller micro-batch (same global batch, more accumulation steps) before more sharding, an
+// fp8 KV cache, an 8-bit optimizer or a shorter context.
 #pragma once
 
 #include "lint/analysis/file_analysis.h"

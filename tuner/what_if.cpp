@@ -22,7 +22,8 @@ const std::optional<est::Breakdown>& WhatIfMemo::Remember(const FileAnalysis& an
 }
 
 WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
-               std::map<std::string, std::string> base, std::shared_ptr<WhatIfMemo> memo)
+               std::map<std::string, std::string> base, std::shared_ptr<WhatIfMemo> memo,
+               bool engines_asleep)
     : analysis_(analysis),
       index_(workload),
       base_(std::move(base)),
@@ -60,7 +61,12 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
     if (same_process)
       others +=
           e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
-    else if (beside || engine_held) others += b.total_high;
+    else if (beside)
+      others += b.total_high;
+    else if (engine_held) {
+      if (other.role == "rollout") held_engines_.push_back(j);
+      if (!engines_asleep) others += b.total_high;
+    }
   }
   limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);
 }

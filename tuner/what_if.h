@@ -34,9 +34,15 @@ class WhatIf {
  public:
   /// `base` is applied under every query (a change already decided, e.g. checkpointing on).
   /// `memo` is shared with other searches on the same file; a fresh one when null.
+  /// `engines_asleep`: as if every colocated rollout engine slept through the update (the
+  /// framework's sleep mode switched on), freeing what it holds now.
   WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
          std::map<std::string, std::string> base = {},
-         std::shared_ptr<WhatIfMemo> memo = nullptr);
+         std::shared_ptr<WhatIfMemo> memo = nullptr, bool engines_asleep = false);
+
+  /// The colocated rollout engines that hold their memory while this workload runs (they do
+  /// not sleep): indices into RunConfig::workloads.
+  const std::vector<size_t>& held_engines() const { return held_engines_; }
 
   /// The estimate with `values` (setting -> text) applied; nullopt when the workload cannot be
   /// estimated.
@@ -63,6 +69,7 @@ class WhatIf {
   size_t index_;
   std::map<std::string, std::string> base_;
   double limit_bytes_ = 0;
+  std::vector<size_t> held_engines_;
   // The searches ask for the same values more than once (grow, then bisect, then describe the
   // winner); one estimate per distinct set of values. A WhatIf lives on one thread.
   std::shared_ptr<WhatIfMemo> memo_;

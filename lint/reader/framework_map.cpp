@@ -268,6 +268,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
                       {"unless", KeyType::kStrings},
                       {"when", KeyType::kStrings},
                       {"when_all", KeyType::kStrings},
+                      {"apart", KeyType::kStrings},
                       {"gpus_within", KeyType::kTable},
                       {"primary", KeyType::kBool},
                       {"shares_process", KeyType::kBool},
@@ -280,6 +281,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       workload.unless = TomlStrings(w.get("unless"));
       workload.when = TomlStrings(w.get("when"));
       workload.when_all = TomlStrings(w.get("when_all"));
+      workload.apart = TomlStrings(w.get("apart"));
       if (const toml::table* within = w["gpus_within"].as_table())
         for (const auto& [factor, when] : *within)
           workload.gpus_within[std::string(factor.str())] = when.value_or(std::string());
@@ -290,7 +292,8 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
         *error = fmt::format("[[workload]] needs a role: {}", Where(where, node));
         return false;
       }
-      for (const auto* conditions : {&workload.unless, &workload.when, &workload.when_all})
+      for (const auto* conditions :
+           {&workload.unless, &workload.when, &workload.when_all, &workload.apart})
         for (const std::string& condition : *conditions)
           if (std::string why; condition.empty() || !ValidCondition(condition, &why)) {
             *error = fmt::format("[[workload]] {}: condition '{}' {}: {}", workload.role,

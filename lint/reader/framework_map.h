@@ -84,6 +84,10 @@ struct WorkloadSpec {
   /// Conditions that must all hold (TRL before 1.0 runs a vLLM engine in the trainer's
   /// processes only under use_vllm and vllm_mode=colocate). Read as `when` is.
   std::vector<std::string> when_all;
+  /// Conditions, read as `when` is, under which the workload takes GPUs of its own whatever
+  /// `colocate` says (OpenRLHF's engines under --train.async_enable get no placement group of the
+  /// actor's: openrlhf/cli/train_ppo_ray.py:75).
+  std::vector<std::string> apart;
   bool primary = false;
   /// Lives in the primary workload's processes, on its GPUs, beside it (grpo_fast's reference
   /// policy next to each learner): it takes the primary's model, batch and sharding.

@@ -472,7 +472,9 @@ ReadResult ReadScript(const std::string& path, const std::string& text,
         workload.settings["nproc_per_node"] = *read.launch.nproc_per_node;
       if (read.launch.num_processes && !workload.Find("num_processes"))
         workload.settings["num_processes"] = *read.launch.num_processes;
-      if (!colocated) next_device = start + static_cast<size_t>(per_node_gpus);
+      // Colocated workloads overlap from the command's first device; one placed apart comes
+      // after all of them.
+      next_device = std::max(next_device, start + static_cast<size_t>(per_node_gpus));
     }
     for (Workload& workload : read.workloads) config.workloads.push_back(std::move(workload));
   }

@@ -28,8 +28,12 @@ std::map<std::string, std::vector<std::string>> RanScripts(const std::string& re
 }
 
 fs::path WritableCopy(const std::string& repository, const TempDir& dir) {
-  const fs::path root = fs::path(dir.path()) / repository;
-  fs::copy(CorpusPath() / repository, root, fs::copy_options::recursive);
+  return WritableCopyOf(CorpusPath() / repository, dir);
+}
+
+fs::path WritableCopyOf(const fs::path& folder, const TempDir& dir) {
+  const fs::path root = fs::path(dir.path()) / folder.filename();
+  fs::copy(folder, root, fs::copy_options::recursive);
   for (const auto& entry : fs::recursive_directory_iterator(root))
     fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
   return root;
@@ -55,16 +59,23 @@ std::map<std::string, json> Parse(const std::string& root, const std::string& gp
 
 std::vector<FixedFile> FixRanScripts(const std::string& repository,
                                      const std::vector<std::string>& mode) {
+  return FixScripts(CorpusPath() / repository, RanScripts(repository), mode);
+}
+
+std::vector<FixedFile> FixScripts(const fs::path& folder,
+                                  const std::map<std::string, std::vector<std::string>>& by_gpu,
+                                  const std::vector<std::string>& mode) {
   std::vector<FixedFile> out;
-  TempDir dir;
-  const fs::path root = WritableCopy(repository, dir);
-  for (const auto& [gpu, list] : RanScripts(repository)) {
+  for (const auto& [gpu, list] : by_gpu) {
+    // A fresh copy for each GPU: a file fixed for one GPU is not fixed again for another.
+    TempDir dir;
+    const fs::path root = WritableCopyOf(folder, dir);
     auto before = Parse(root.string(), gpu, list);
     std::vector<std::string> args = {"fix", "--isolated", "--write", "--gpu", gpu};
     args.insert(args.end(), mode.begin(), mode.end());
     args.insert(args.end(), list.begin(), list.end());
     auto result = RunGpulint(args, "", root.string());
-    INFO(repository << ": " << result.err);
+    INFO(folder.filename().string() << ": " << result.err);
     REQUIRE((result.exit_code == 0 || result.exit_code == 1));
     // A second run over what the first wrote proposes nothing: the tuner's answer is a fixed
     // point, so a pre-commit hook does not rewrite the file on every commit.

@@ -24,6 +24,8 @@ std::map<std::string, std::vector<std::string>> RanScripts(const std::string& re
 
 /// A writable copy of the corpus's `repository` under `dir`; its root.
 std::filesystem::path WritableCopy(const std::string& repository, const TempDir& dir);
+/// A writable copy of any `folder` under `dir`; its root.
+std::filesystem::path WritableCopyOf(const std::filesystem::path& folder, const TempDir& dir);
 
 /// One file before and after a fix: its workloads as `gpulint parse --format json` lists them.
 struct FixedFile {
@@ -38,6 +40,12 @@ struct FixedFile {
 /// where a second run would change what the first wrote.
 std::vector<FixedFile> FixRanScripts(const std::string& repository,
                                      const std::vector<std::string>& mode);
+/// The same over chosen files of `folder` (paths inside it), by the GPU to fix them for: scripts
+/// whose source names no GPU, probed on the GPUs their users run, and our reproductions of
+/// issue-thread reports (bench/corpus/reports).
+std::vector<FixedFile> FixScripts(const std::filesystem::path& folder,
+                                  const std::map<std::string, std::vector<std::string>>& by_gpu,
+                                  const std::vector<std::string>& mode);
 
 /// A workload's setting, where gpulint read one of that type.
 std::optional<double> Number(const nlohmann::json& workload, const char* name);

@@ -258,6 +258,19 @@ TEST_CASE("OpenRLHF: each release's command line, its placement and its referenc
   CHECK(roles(together) == "train/openrlhf:4 rollout/openrlhf:4 reference/openrlhf:4 ");
   for (const gpulint::Workload& w : together.config.workloads)
     CHECK(w.devices == std::vector<int>{0, 1, 2, 3});
+  // Async training colocates the DeepSpeed models only: the engines get no placement group of
+  // the actor's (train_ppo_ray.py:75) and come after the actor and reference.
+  ReadResult async = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--actor.num_gpus_per_node 4 --vllm.num_engines 4 --train.colocate_all "
+      "--train.async_enable\n",
+      &sources);
+  CHECK(roles(async) == "train/openrlhf:4 rollout/openrlhf:4 reference/openrlhf:4 ");
+  REQUIRE(async.config.workloads.size() == 3);
+  CHECK(async.config.workloads[0].devices == std::vector<int>{0, 1, 2, 3});
+  CHECK(async.config.workloads[1].devices == std::vector<int>{4, 5, 6, 7});
+  CHECK(async.config.workloads[2].devices == std::vector<int>{0, 1, 2, 3});
+  CHECK_FALSE(async.config.workloads[1].Bool("colocate").value_or(true));
   // A zero KL coefficient loads no reference policy (train_ppo_ray.py:93); any other does.
   ReadResult no_kl = gpulint::testing::ReadText(
       "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "

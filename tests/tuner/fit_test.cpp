@@ -184,3 +184,36 @@ TEST_CASE("sequence parallelism splits whole KV heads", "[tuner][fit]") {
     CHECK(alternative.find("cp (not set) -> 8") == std::string::npos);
   }
 }
+
+TEST_CASE("a colocated engine that holds its memory through the update is put to sleep first",
+          "[tuner][fit]") {
+  // OpenRLHF's engines keep 70% of each GPU while the actor updates unless --vllm.enable_sleep
+  // sleeps them (ppo_trainer.py wakes and sleeps them only under it): Qwen3-4B's update at 16k
+  // tokens of logits per GPU does not fit beside 56 GiB of engine; asleep, it has the GPU.
+  const std::string script =
+      "# gpulint: gpu=H100-80GB\n"
+      "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
+      "--actor.num_gpus_per_node 4 --ref.num_gpus_per_node 4 --vllm.num_engines 2 "
+      "--vllm.tensor_parallel_size 2 --vllm.gpu_memory_utilization 0.7 --train.colocate_all "
+      "--ds.zero_stage 3 --actor.gradient_checkpointing_enable --ds.packing_samples "
+      "--train.dynamic_batch_enable --train.max_tokens_per_gpu 16192 --data.max_len 8192 "
+      "--ds.enable_sleep";
+  auto a = AnalyzeText(script + "\n");
+  REQUIRE(a->analysis.read.config.workloads.size() == 3);
+  REQUIRE(a->analysis.read.config.workloads[1].role == "rollout");
+  Proposal p = Fit(a->analysis, a->workspace->maps(), 0, TunerOptions{});
+  REQUIRE(p.changes.size() == 1);
+  CHECK(p.changes[0].setting == "engine_sleeps");
+  CHECK(p.changes[0].after == "true");
+  CHECK(p.changes[0].workload == 1);
+  CHECK(p.safe);
+  CHECK(p.total_after_bytes <= p.limit_bytes);
+  // Asleep already: nothing held, the update fits.
+  auto slept = AnalyzeText(script + " --vllm.enable_sleep\n");
+  CHECK(Fit(slept->analysis, slept->workspace->maps(), 0, TunerOptions{}).note.find(
+            "fits already") == 0);
+  // Async training puts the engines on GPUs of their own: nothing to sleep, and nothing held.
+  auto async = AnalyzeText(script + " --train.async_enable\n");
+  Proposal apart = Fit(async->analysis, async->workspace->maps(), 0, TunerOptions{});
+  for (const Change& c : apart.changes) CHECK(c.setting != "engine_sleeps");
+}
