@@ -271,6 +271,13 @@ TEST_CASE("OpenRLHF: each release's command line, its placement and its referenc
   CHECK(async.config.workloads[1].devices == std::vector<int>{4, 5, 6, 7});
   CHECK(async.config.workloads[2].devices == std::vector<int>{0, 1, 2, 3});
   CHECK_FALSE(async.config.workloads[1].Bool("colocate").value_or(true));
+  // The same in 0.9's spelling (train_ppo_ray.py:64 at v0.9.7).
+  ReadResult async_old = gpulint::testing::ReadText(
+      "python3 -m openrlhf.cli.train_ppo_ray --pretrain Qwen/Qwen3-4B "
+      "--actor_num_gpus_per_node 4 --vllm_num_engines 4 --colocate_all_models --async_train\n",
+      &sources);
+  REQUIRE(async_old.config.workloads.size() == 3);
+  CHECK(async_old.config.workloads[1].devices == std::vector<int>{4, 5, 6, 7});
   // A zero KL coefficient loads no reference policy (train_ppo_ray.py:93); any other does.
   ReadResult no_kl = gpulint::testing::ReadText(
       "python3 -m openrlhf.cli.train_ppo_ray --actor.model_name_or_path Qwen/Qwen3-4B "
