@@ -290,6 +290,10 @@ struct ModelArch {
   double MlpWidthOf(int64_t layer) const {
     return DenseMlpWidth() * (kv_shared_mlp_doubled && IsKvSharedLayer(layer) ? 2 : 1);
   }
+  /// The widest dense MLP of any layer.
+  double WidestMlpWidth() const {
+    return DenseMlpWidth() * (kv_shared_mlp_doubled && kv_shared_layers > 0 ? 2 : 1);
+  }
 };
 
 }  // namespace gpulint::est

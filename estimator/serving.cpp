@@ -44,7 +44,7 @@ double MlpWidthPerToken(const ModelArch& m) {
   if (m.is_moe())
     return static_cast<double>(m.experts_per_token) * m.expert_intermediate_size +
            m.shared_expert_intermediate_size;
-  return m.MlpWidthOf(m.num_layers - 1);  // the widest (Gemma 4's doubled kv-shared layers)
+  return m.WidestMlpWidth();  // Gemma 4's doubled kv-shared layers
 }
 
 // The forward pass over `tokens` tokens keeps, at its widest point (the MLP), the hidden input,

@@ -302,7 +302,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (IsBitsandbytes(base_format)) {
     const ModelArch::AttentionShape widest = m.WidestAttention();
     const double q = widest.QueryWidth(m.num_attention_heads), kv = widest.KvWidth();
-    const double width = std::max({m.MlpWidthOf(m.num_layers - 1),
+    const double width = std::max({m.WidestMlpWidth(),
                                    static_cast<double>(m.intermediate_size),
                                    static_cast<double>(m.expert_intermediate_size), q + 2 * kv});
     transient += c * static_cast<double>(m.hidden_size) * width / std::max(in.tp, 1);

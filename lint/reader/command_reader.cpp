@@ -944,14 +944,17 @@ class CommandReader::Impl {
         if (applies(p) && p.weak && !workload.Find(p.setting.name)) Merge(&workload, p.setting);
       if (out_.launch.nodes && !workload.Find("nodes")) workload.settings["nodes"] = *out_.launch.nodes;
       workload.shares_process_gpus = spec.shares_process;
-      // On GPUs of its own whatever the colocation switch says: the framework places it apart.
-      if (std::any_of(spec.apart.begin(), spec.apart.end(), is_true))
-        if (auto colocate = workload.settings.find("colocate");
-            colocate != workload.settings.end() && colocate->second.value.ToString() == "true") {
-          colocate->second.value = TypedValue("colocate", "false");
-          colocate->second.editable = false;
-          colocate->second.not_editable_reason = "the framework places it apart";
-        }
+      // On GPUs of its own whatever the colocation switch or its default says: the framework
+      // places it apart.
+      if (std::any_of(spec.apart.begin(), spec.apart.end(), is_true)) {
+        Setting apart;
+        apart.name = "colocate";
+        apart.value = TypedValue("colocate", "false");
+        apart.origin = Origin::kFrameworkDefault;
+        apart.via = "placed apart under " + spec.apart.front();
+        apart.not_editable_reason = "the framework places it apart";
+        workload.settings["colocate"] = apart;
+      }
       out_.workloads.push_back(std::move(workload));
     }
     if (out_.workloads.empty()) return;

