@@ -33,8 +33,10 @@ Proposal Start(const WhatIf& what_if, size_t workload, const char* objective) {
 // The global batch a framework divides into micro-batches: as written, or derived from a
 // rollout split into optimizer steps (slime's --num-steps-per-rollout: rollout prompts x
 // samples per prompt over the steps, slime/utils/arguments.py:1971-1972).
-// nullopt where neither says, or the count is past what a long holds exactly.
+// nullopt where neither says, where the framework rounds the accumulation up instead of
+// asserting the product (ms-swift's default), or the count is past what a long holds exactly.
 std::optional<double> GlobalBatch(const Workload& w) {
+  if (w.String("grad_accum_rounding").value_or("down") == "up") return std::nullopt;
   std::optional<double> global = w.Number("global_batch");
   auto steps = w.Number("steps_per_rollout"), prompts = w.Number("rollout_batch");
   if (!global && steps && prompts && *steps >= 1)

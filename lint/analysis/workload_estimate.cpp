@@ -382,13 +382,18 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   in.offload_optimizer = offload_optimizer && !phase_offload;
   in.offload_params = offload_params && !phase_offload;
   // A global batch without an explicit accumulation implies one: micro-batches per GPU per step.
-  // Not for RL jobs, whose global batch counts prompts.
+  // Not for RL jobs, whose global batch counts prompts. Most frameworks assert the product is
+  // exact; one that aims at a batch instead (ms-swift's default accumulation) rounds up.
   if (!w.Find("grad_accum") && !rl) {
     auto global = s.Number("global_batch");
     if (global && *global > in.micro_batch * dp) {
-      in.grad_accum = static_cast<int>(*global / (std::max(in.micro_batch, 1) * dp));
+      const double steps = *global / (std::max(in.micro_batch, 1) * dp);
+      const bool round_up = s.String("grad_accum_rounding").value_or("down") == "up";
+      in.grad_accum = static_cast<int>(std::min(round_up ? std::ceil(steps) : std::floor(steps),
+                                                static_cast<double>(1 << 30)));
       s.Assume("grad_accum", fmt::format("{}", in.grad_accum),
-               "global_batch / (micro_batch x data-parallel GPUs)");
+               round_up ? "global_batch / (micro_batch x data-parallel GPUs), rounded up"
+                        : "global_batch / (micro_batch x data-parallel GPUs)");
     }
   }
   // How the framework drives FSDP decides how much gradient memory a rank holds.

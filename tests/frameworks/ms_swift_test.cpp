@@ -305,3 +305,33 @@ TEST_CASE("swift rlhf: the official DPO example that ran is left to its data, no
   CHECK(e.breakdown->total_high > kA100Bytes);
   CHECK(e.undecided.find("sequences are not padded") != std::string::npos);
 }
+
+TEST_CASE("swift sft without --gradient_accumulation_steps accumulates toward 16, rounded up",
+          "[frameworks]") {
+  // swift/trainers/arguments.py:283-285 at 3602360a: max(1, ceil(16 / micro / world_size)).
+  const std::string full =
+      "swift sft --model Qwen/Qwen2.5-0.5B-Instruct --tuner_type full --max_length 2048";
+  auto accumulation = [](const WorkloadEstimate& e) {
+    for (const std::string& a : e.assumptions)
+      if (a.rfind("grad_accum not set: ", 0) == 0) return a.substr(20, a.find(" assumed") - 20);
+    return std::string("none");
+  };
+  const WorkloadEstimate one = TrainOnA100("CUDA_VISIBLE_DEVICES=0 " + full);
+  CHECK(accumulation(one) == "16");
+  // 16 / 3 / 2 = 2.67: ms-swift takes 3 steps where a product the framework asserts takes 2.
+  const WorkloadEstimate six = TrainOnA100("NPROC_PER_NODE=2 CUDA_VISIBLE_DEVICES=0,1 " + full +
+                                           " --per_device_train_batch_size 3");
+  CHECK(accumulation(six) == "3");
+  // A micro-batch of 16 is the whole batch: nothing to accumulate, nothing assumed.
+  const WorkloadEstimate whole =
+      TrainOnA100("CUDA_VISIBLE_DEVICES=0 " + full + " --per_device_train_batch_size 16");
+  CHECK(accumulation(whole) == "none");
+  // Accumulating keeps a whole model's gradients between micro-batches on the one GPU: the
+  // default costs what --gradient_accumulation_steps 1 does not.
+  const WorkloadEstimate written =
+      TrainOnA100("CUDA_VISIBLE_DEVICES=0 " + full + " --gradient_accumulation_steps 1");
+  REQUIRE(one.breakdown);
+  REQUIRE(written.breakdown);
+  CHECK(accumulation(written) == "none");
+  CHECK(one.breakdown->total > written.breakdown->total);
+}

@@ -104,6 +104,19 @@ TEST_CASE("maximize batch keeps Megatron's global batch divisible by micro x dat
   CHECK((m2 & (m2 - 1)) == 0);
 }
 
+TEST_CASE("maximize batch is free under a global batch the framework rounds toward", "[tuner]") {
+  // ms-swift aims its default accumulation at 16 sequences and rounds up (swift/trainers/
+  // arguments.py:283-285 at 3602360a): any micro-batch is accepted, not only 16's divisors.
+  auto a = AnalyzeText("# gpulint: gpu=H100-80GB\n"
+                       "CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen2.5-0.5B-Instruct "
+                       "--tuner_type lora --max_length 1024\n");
+  Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
+  long scanned = 0;
+  for (long m = 1; m <= 512 && FitsDirectly(a->analysis, 0, "micro_batch", m); ++m) scanned = m;
+  REQUIRE(scanned > 16);  // past 16, so a divisor of 16 could not be the answer
+  CHECK(After(p, "micro_batch") == scanned);
+}
+
 TEST_CASE("boundary property: the proposed micro-batch fits and the next one does not",
           "[tuner]") {
   int checked = 0;
