@@ -61,17 +61,31 @@ struct VisionTower {
   bool present() const { return depth > 0 && hidden_size > 0; }
 };
 
-/// An audio encoder in front of the language model: Gemma 4's (and Gemma 3n's) USM conformer
-/// (modeling_gemma4.py 249-537, 1912-1932 at transformers e8c4f0b7). Each block: two
-/// half-step feed-forward modules (4x wide, two RMSNorms each), self-attention with q, k, v,
-/// post and a relative-position key projection, a light convolution module and three norms.
+/// An audio encoder in front of the language model, of one of two kinds:
+///  - Gemma 4's (and Gemma 3n's) USM conformer (modeling_gemma4.py 249-537, 1912-1932 at
+///    transformers e8c4f0b7). Each block: two half-step feed-forward modules (4x wide, two
+///    RMSNorms each), self-attention with q, k, v, post and a relative-position key projection,
+///    a light convolution module and three norms.
+///  - Whisper's encoder, as Qwen2-Audio and Voxtral carry it (modeling_qwen2_audio.py,
+///    modeling_voxtral.py): two 1D convolutions over the mel bins (kernel 3, with biases), a
+///    frozen learned position table, pre-norm blocks of LayerNorm, q/v/out projections with
+///    biases and k without, and a GELU fc1/fc2 of intermediate_size with biases; a final
+///    LayerNorm. Its projector into the language model is one linear layer with a bias
+///    (Qwen2-Audio), or, after 4 frames are stacked into intermediate_size features, two
+///    bias-free layers through the language model's width (Voxtral).
 struct AudioTower {
+  enum class Kind { kConformer, kWhisper } kind = Kind::kConformer;
   int64_t depth = 0;
   int64_t hidden_size = 0;
   int64_t conv_kernel = 0;        ///< the light convolution's depthwise kernel
   int64_t num_heads = 0;
   int64_t subsample_channels[2] = {0, 0};  ///< the two 3x3 convolutions in front of the blocks
   int64_t output_size = 0;        ///< output_proj's width (with bias), projected to hidden_size
+  // Whisper's encoder.
+  int64_t intermediate_size = 0;  ///< fc1's width (Voxtral: also the stacked frames' width)
+  int64_t num_mel_bins = 0;
+  int64_t max_source_positions = 0;
+  enum class Projector { kLinear, kStackedMlp } projector = Projector::kLinear;
   bool present() const { return depth > 0 && hidden_size > 0; }
 };
 

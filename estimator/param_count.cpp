@@ -123,8 +123,7 @@ double VisionParams(const VisionTower& v) {
 // per-dimension scale (249-276), the light convolution's start (h -> 2h), end, depthwise kernel
 // and two norms (484-501), and three block norms (535-537); output_proj with its bias (1932) and
 // the projector into the language model's width (2184-2188).
-double AudioParams(const AudioTower& a, double text_hidden) {
-  if (!a.present()) return 0;
+double ConformerParams(const AudioTower& a, double text_hidden) {
   const double h = a.hidden_size, c0 = a.subsample_channels[0], c1 = a.subsample_channels[1];
   // input_proj_linear reads (c0 / 4) x c1 features (395: integer division).
   const double subsample = 9 * c0 + c0 + 9 * c0 * c1 + c1 +
@@ -136,6 +135,29 @@ double AudioParams(const AudioTower& a, double text_hidden) {
   const double block = 2 * feed_forward + attention + light_conv + 3 * h;
   const double output = a.output_size * h + a.output_size;
   return subsample + a.depth * block + output + text_hidden * a.output_size;
+}
+
+// Whisper's encoder (huggingface/transformers modeling_qwen2_audio.py at 01ae98ae:
+// Qwen2AudioEncoder, Qwen2AudioEncoderLayer, Qwen2AudioAttention, Qwen2AudioMultiModalProjector;
+// modeling_voxtral.py at 00aa0f5d: VoxtralMultiModalProjector). conv1 (mel -> h) and conv2
+// (h -> h), kernel 3 with biases; embed_positions, an nn.Embedding the encoder freezes but keeps
+// as a parameter; per block self_attn_layer_norm and final_layer_norm (LayerNorms), q_proj,
+// v_proj and out_proj with biases, k_proj without, fc1 and fc2 with biases; the final
+// layer_norm. 636,968,960 for Qwen2-Audio-7B's tower (tests/estimator/param_count_test.cpp).
+double WhisperParams(const AudioTower& a, double text_hidden) {
+  const double h = a.hidden_size, ffn = a.intermediate_size;
+  const double convolutions = 3 * a.num_mel_bins * h + h + 3 * h * h + h;
+  const double block = 4 * h * h + 3 * h + 2 * 2 * h + 2 * h * ffn + ffn + h;
+  const double projector = a.projector == AudioTower::Projector::kLinear
+                               ? h * text_hidden + text_hidden
+                               : ffn * text_hidden + text_hidden * text_hidden;
+  return convolutions + a.max_source_positions * h + a.depth * block + 2 * h + projector;
+}
+
+double AudioParams(const AudioTower& a, double text_hidden) {
+  if (!a.present()) return 0;
+  return a.kind == AudioTower::Kind::kWhisper ? WhisperParams(a, text_hidden)
+                                              : ConformerParams(a, text_hidden);
 }
 
 }  // namespace

@@ -75,8 +75,15 @@ json Flatten(const json& config) {
   };
   static const std::map<std::string, std::string> kAudioKeys = {
       {"num_hidden_layers", "audio_depth"},
+      {"encoder_layers", "audio_depth"},  // Whisper's spellings (Qwen2-Audio)
       {"hidden_size", "audio_hidden_size"},
+      {"d_model", "audio_hidden_size"},
       {"num_attention_heads", "audio_num_heads"},
+      {"encoder_attention_heads", "audio_num_heads"},
+      {"intermediate_size", "audio_intermediate_size"},
+      {"encoder_ffn_dim", "audio_intermediate_size"},
+      {"num_mel_bins", "audio_num_mel_bins"},
+      {"max_source_positions", "audio_max_source_positions"},
       {"conv_kernel_size", "audio_conv_kernel"},
       {"subsampling_conv_channels", "audio_subsampling_conv_channels"},
       {"output_proj_dims", "audio_output_size"},
@@ -186,6 +193,9 @@ constexpr FieldRange kFieldRanges[] = {
     {"audio_num_heads", 0, 1 << 16},
     {"audio_conv_kernel", 0, 4096},
     {"audio_output_size", 0, 1 << 20},
+    {"audio_intermediate_size", 0, 1 << 20},
+    {"audio_num_mel_bins", 0, 4096},
+    {"audio_max_source_positions", 0, 1 << 20},
     {"global_head_dim", 0, 1 << 16},
     {"num_global_key_value_heads", 0, 1 << 16},
     {"num_kv_shared_layers", 0, 4096},
@@ -666,6 +676,16 @@ void ReadAudio(const json& flat, est::ModelArch& arch) {
     for (size_t i = 0; i < 2; ++i)
       a.subsample_channels[i] =
           (*it)[i].is_number_integer() ? std::clamp<int64_t>((*it)[i].get<int64_t>(), 0, 4096) : 0;
+  // Which encoder: the model type's trait (catalog/architectures.toml audio_encoder).
+  const json& traits = ArchitectureTraits();
+  const std::string type = String(flat, "model_type");
+  if (!traits.contains(type) || String(traits[type], "audio_encoder") != "whisper") return;
+  a.kind = est::AudioTower::Kind::kWhisper;
+  a.intermediate_size = Int(flat, "audio_intermediate_size");
+  a.num_mel_bins = Int(flat, "audio_num_mel_bins");
+  a.max_source_positions = Int(flat, "audio_max_source_positions");
+  if (String(traits[type], "audio_projector") == "stacked-mlp")
+    a.projector = est::AudioTower::Projector::kStackedMlp;
 }
 
 // Gemma 4's attention (configuration_gemma4.py 210-223 at transformers e8c4f0b7): full-attention
@@ -926,6 +946,7 @@ constexpr const char* kTableKeys[] = {
     "vision_num_patches", "vision_projector_hidden_size", "scale_factor", "downsample_factor",
     "projector_hidden_size",
     "audio_depth", "audio_hidden_size", "audio_num_heads", "audio_conv_kernel",
+    "audio_intermediate_size", "audio_num_mel_bins", "audio_max_source_positions",
     "audio_subsampling_conv_channels", "audio_output_size", "global_head_dim",
     "num_global_key_value_heads", "attention_k_eq_v", "num_kv_shared_layers",
     "use_double_wide_mlp", "hidden_size_per_layer_input", "vocab_size_per_layer_input",

@@ -218,3 +218,33 @@ TEST_CASE("MTP layers count toward the checkpoint, not toward what is loaded",
   CHECK(p.Total() == 388);
   CHECK(p.CheckpointTotal() == 388 + 196);
 }
+
+TEST_CASE("a Whisper audio encoder and its projectors (Qwen2-Audio, Voxtral), counted by hand",
+          "[estimator][params]") {
+  ModelArch m = TinyDense();
+  using gpulint::est::AudioTower;
+  AudioTower& a = m.audio;
+  a.kind = AudioTower::Kind::kWhisper;
+  a.depth = 2;
+  a.hidden_size = 2;
+  a.num_heads = 1;
+  a.intermediate_size = 8;
+  a.num_mel_bins = 3;
+  a.max_source_positions = 5;
+  // conv1 3 mel x 2 x kernel 3 + 2 = 20; conv2 2 x 2 x 3 + 2 = 14; positions 5 x 2 = 10.
+  // Each block: q, k, v, out 4 x 2 x 2 = 16 with 3 biases of 2 = 6 (k has none); two LayerNorms
+  // 2 x 4 = 8; fc1 2 x 8 + 8 = 24; fc2 8 x 2 + 2 = 18: 72, twice = 144. Final LayerNorm 4.
+  // Qwen2-Audio's projector: 2 -> text hidden 4 with a bias = 12.
+  const double encoder = 20 + 14 + 10 + 144 + 4;
+  CHECK(CountParams(m).vision == encoder + 12);
+  // Voxtral's: intermediate 8 -> 4 and 4 -> 4, no biases = 48.
+  a.projector = AudioTower::Projector::kStackedMlp;
+  CHECK(CountParams(m).vision == encoder + 48);
+  // The total holds the tower beside the text model's 388.
+  CHECK(CountParams(m).Total() == 388 + encoder + 48);
+  // At full size, Qwen2-Audio-7B's tower is 636,968,960 (d_model 1280, 32 layers, ffn 5120,
+  // 128 mel bins, 1500 positions): its checkpoint's 16.79 GB of bf16 shards hold 8.397B.
+  a = AudioTower{AudioTower::Kind::kWhisper, 32, 1280, 0, 20, {0, 0}, 0, 5120, 128, 1500};
+  m.hidden_size = 4096;
+  CHECK(CountParams(m).vision == 636968960.0 + 1280.0 * 4096 + 4096);
+}
