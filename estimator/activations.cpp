@@ -99,8 +99,8 @@ double LoraBytesPerTokenLayer(const ModelArch& m, int64_t layer, const Activatio
     const double up_inputs = shared ? 1 : up_linears;
     if (!m.HasMlp(layer)) {
       // A mixer alone: nothing more to adapt.
-    } else if (m.IsMoeLayer(layer) && m.fused_experts) {
-      // Only the shared expert is adapted (see ModelArch::fused_experts).
+    } else if (m.IsMoeLayer(layer) && (m.fused_experts || !in.lora_routed_experts)) {
+      // Only the shared expert is adapted (see ModelArch::fused_experts, expert_linear_names).
       inputs += up_inputs * h + static_cast<double>(m.shared_expert_intermediate_size);
       adapted += up_linears + 1;
     } else if (m.IsMoeLayer(layer)) {
@@ -209,8 +209,15 @@ double LinearAttentionBytesPerToken(const ModelArch& m, const ActivationInput& i
   if (l.kind == ModelArch::LinearAttention::Kind::kShortConv)
     return c * (l.InProjWidth() + (in.frozen_base ? 2 : 3) * l.ValueWidth());
   const double value_inputs = in.frozen_base ? 2 : 3;
-  return c * (2 * l.ConvWidth() + 2 * heads * l.key_head_dim + value_inputs * l.ValueWidth()) +
-         (c + 12) * heads + 8 * heads + 64 * c * heads;
+  const double shared = c * (2 * l.ConvWidth() + 2 * heads * l.key_head_dim +
+                             value_inputs * l.ValueWidth()) + 64 * c * heads;
+  // Kimi Delta Attention (fla chunk_kda) decays per channel: the gate through f_b_proj is kept
+  // in 16 bits and, after fused_kda_gate, in fp32; beta is fp32 per head; each gate's low-rank
+  // middle is kept for its second projection's weight gradient (not when frozen). Unmeasured.
+  if (l.kind == ModelArch::LinearAttention::Kind::kKda)
+    return shared + (c + 4) * l.ValueWidth() + 8 * heads +
+           (in.frozen_base ? 0 : 2 * c * static_cast<double>(l.gate_rank));
+  return shared + (c + 12) * heads + 8 * heads;
 }
 
 // Its backward holds the gradients of the convolution's input and output and of z at once, and
@@ -276,8 +283,12 @@ double LayerActivationBytesPerToken(const ModelArch& m, int64_t layer, const Act
   const bool linear = m.IsLinearAttentionLayer(layer);
   const bool attends = m.HasAttention(layer);
   const FusedBlocks fused = FusedOf(m, layer, in);
-  const bool one_in_proj = m.linear.kind != ModelArch::LinearAttention::Kind::kGatedDeltaNet;
-  const double attention_readers = (linear ? (one_in_proj ? 1 : 4) : 0) +
+  // KDA's norm feeds q, k, v, b and the two gates' first projections.
+  const ModelArch::LinearAttention::Kind kind = m.linear.kind;
+  const double linear_readers = kind == ModelArch::LinearAttention::Kind::kGatedDeltaNet ? 4
+                                : kind == ModelArch::LinearAttention::Kind::kKda         ? 6
+                                                                                         : 1;
+  const double attention_readers = (linear ? linear_readers : 0) +
                                    (attends ? (m.is_mla() ? 2 : 3) : 0);
   const double mlp_readers = m.IsMoeLayer(layer) || !m.gated_mlp ? 1 : 2;
   const bool has_mlp = m.HasMlp(layer);

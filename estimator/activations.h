@@ -30,6 +30,7 @@ struct ActivationInput {
   bool frozen_base = false;
   int lora_rank = 0;          ///< > 0: LoRA adapters
   bool lora_all_linear = false;  ///< adapters on every linear layer, else q_proj and v_proj
+  bool lora_routed_experts = true;  ///< ... the routed experts among them (TrainingInput's)
   bool lora_dropout = true;      ///< dropout in front of each adapter (a mask per input)
   /// Bytes per element of the adapters' weights, which PEFT casts each input to: 4 where PEFT
   /// keeps them in fp32; the 16-bit compute dtype where the trainer casts the whole module

@@ -132,6 +132,9 @@ struct ModelArch {
   /// Qwen3_5MoeExperts): LoRA's target_modules (up_proj, down_proj) reach only the shared expert,
   /// and bitsandbytes' conversion, which replaces nn.Linear modules, leaves them in 16 bits.
   bool fused_experts = false;
+  /// The routed experts' module names where they differ from the dense MLP's (Kimi Linear's
+  /// w1, w2, w3): LoRA targets that name only gate_proj, up_proj and down_proj miss them.
+  std::vector<std::string> expert_linear_names;
   std::vector<bool> moe_layer;                  ///< per layer: routed experts instead of dense MLP
   /// per layer: a mixer with no MLP after it and one norm (Nemotron-H's lone Mamba blocks)
   std::vector<bool> mlp_absent_layer;
@@ -164,9 +167,12 @@ struct ModelArch {
   //  - Mamba-1 (Jamba): in_proj writes x and the gate z, each the inner width; the convolution
   //    runs over x alone; x_proj makes dt (dt_rank wide), B and C from it. Every channel is its
   //    own head: value_heads = the inner width, value_head_dim = 1, key_head_dim = d_state, no
-  //    key heads (B and C do not pass the convolution).
+  //    key heads (B and C do not pass the convolution);
+  //  - Kimi Delta Attention (Kimi Linear): Gated DeltaNet's q, k and v with their convolutions
+  //    and a beta per head, but a decay per channel and the output gate each through a low-rank
+  //    pair (h -> gate_rank -> value width), dt_bias per channel.
   struct LinearAttention {
-    enum class Kind { kGatedDeltaNet, kMamba2, kShortConv, kMamba1 };
+    enum class Kind { kGatedDeltaNet, kMamba2, kShortConv, kMamba1, kKda };
     int64_t key_heads = 0;
     int64_t value_heads = 0;
     int64_t key_head_dim = 0;
@@ -179,15 +185,18 @@ struct ModelArch {
     bool gated_norm = true;      ///< Mamba-2's gated RMSNorm (Falcon-H1: only with mamba_rms_norm)
     int64_t dt_rank = 0;         ///< Mamba-1: the width of dt before dt_proj
     bool inner_norms = false;    ///< Mamba-1: RMSNorms over dt, B and C (Jamba)
+    int64_t gate_rank = 0;       ///< KDA: the width between each gate's two projections
     double KeyWidth() const { return static_cast<double>(key_heads) * key_head_dim; }
     double ValueWidth() const { return static_cast<double>(value_heads) * value_head_dim; }
     /// Channels of the causal convolution: q, k and v (B, C and x) side by side.
     double ConvWidth() const { return 2 * KeyWidth() + ValueWidth(); }
     /// in_proj's outputs: q, k, v and z with b and a per value head (Gated DeltaNet); z, x, B,
-    /// C and dt per head (Mamba-2); B, C and x (short convolution); x and z (Mamba-1).
+    /// C and dt per head (Mamba-2); B, C and x (short convolution); x and z (Mamba-1); q, k, v,
+    /// b per head and the two gates' first halves (KDA).
     double InProjWidth() const {
       switch (kind) {
         case Kind::kGatedDeltaNet: return ConvWidth() + ValueWidth() + 2.0 * value_heads;
+        case Kind::kKda: return ConvWidth() + static_cast<double>(value_heads) + 2.0 * gate_rank;
         case Kind::kMamba2: return ConvWidth() + ValueWidth() + static_cast<double>(value_heads);
         case Kind::kShortConv: return 3 * ValueWidth();
         case Kind::kMamba1: return 2 * ValueWidth();

@@ -28,11 +28,17 @@ double AttentionLinear(const ModelArch& m, int64_t layer) {
 // (projection_size = intermediate + conv_dim + num_heads), and out_proj. LFM2's short
 // convolution (modeling_lfm2.py 454-475 at 2da00a3c): in_proj h x 3h, out_proj h x h.
 // Mamba-1 (modeling_jamba.py 475-488 at transformers e8c4f0b7): in_proj h x 2 inner, x_proj
-// inner x (dt_rank + 2 d_state), dt_proj dt_rank x inner, out_proj.
+// inner x (dt_rank + 2 d_state), dt_proj dt_rank x inner, out_proj. Kimi Delta Attention
+// (axolotl-ai-cloud/axolotl@067b021c src/axolotl/model_support/kimi_linear/modeling_kimi.py
+// 473-508, as the checkpoint's remote code): q_proj, k_proj, v_proj, b_proj (h x heads),
+// f_a_proj and g_a_proj (h x head_dim), f_b_proj and g_b_proj (head_dim x heads x head_dim),
+// o_proj, all without biases.
 double LinearAttentionLinear(const ModelArch& m) {
   const ModelArch::LinearAttention& l = m.linear;
   const double h = m.hidden_size;
   double linear = h * l.InProjWidth() + l.ValueWidth() * h;
+  if (l.kind == ModelArch::LinearAttention::Kind::kKda)
+    linear += 2.0 * static_cast<double>(l.gate_rank) * l.ValueWidth();
   if (l.kind == ModelArch::LinearAttention::Kind::kMamba1)
     linear += l.ValueWidth() * (static_cast<double>(l.dt_rank) + 2.0 * l.key_head_dim) +
               static_cast<double>(l.dt_rank) * l.ValueWidth();
@@ -48,6 +54,9 @@ double LinearAttentionOther(const ModelArch& m) {
   using Kind = ModelArch::LinearAttention::Kind;
   double other = l.ConvWidth() * l.conv_kernel;
   if (l.kind == Kind::kGatedDeltaNet) other += 2.0 * l.value_heads + l.value_head_dim;
+  // KDA: A_log per head, dt_bias per channel (both fp32 in the module, counted as parameters),
+  // o_norm over one head (FusedRMSNormGated); its three ShortConvolutions have no bias.
+  if (l.kind == Kind::kKda) other += static_cast<double>(l.value_heads) + l.ValueWidth() + l.value_head_dim;
   if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + (l.gated_norm ? l.ValueWidth() : 0);
   // Mamba-1: dt_proj's bias and D per channel, A_log per channel and state; Jamba's norms.
   if (l.kind == Kind::kMamba1)

@@ -25,12 +25,13 @@ double LoraParams(const ModelArch& m, const TrainingInput& in, const ParamShare&
     if (in.lora_all_linear) {
       per_layer += (shape.key_projection ? r * (h + kv) : 0) + r * (q + h);  // k_proj, o_proj
       if (!m.is_moe()) per_layer += 3 * r * (h + m.MlpWidthOf(layer));  // gate, up, down
-      // Routed experts stored as 3D parameters are not modules LoRA's targets name; a shared
-      // expert's gate, up and down are.
-      if (m.is_moe() && !m.fused_experts)
+      // Routed experts stored as 3D parameters are not modules LoRA's targets name, nor are
+      // experts whose modules the targets do not name; a shared expert's gate, up and down are.
+      const bool experts_adapted = !m.fused_experts && in.lora_routed_experts;
+      if (m.is_moe() && experts_adapted)
         per_layer += 3 * r * (h + m.expert_intermediate_size) * m.num_experts /
                      std::max(in.ep, 1);
-      if (m.is_moe() && m.fused_experts)
+      if (m.is_moe() && !experts_adapted)
         per_layer += 3 * r * (h + m.shared_expert_intermediate_size);
     }
     all_layers += per_layer;
@@ -207,6 +208,7 @@ Breakdown EstimateTraining(const TrainingInput& in) {
       in.quantized_base_keeps_inputs && in.base_quant.format != WeightFormat::kDefault;
   act.lora_rank = in.lora_rank;
   act.lora_all_linear = in.lora_all_linear;
+  act.lora_routed_experts = in.lora_routed_experts;
   act.lora_dropout = in.lora_dropout;
   act.lora_fused_qkv = in.lora_fused_qkv;
   act.lora_fused_o = in.lora_fused_o;

@@ -79,6 +79,9 @@ struct TrainingInput {
   // Parameter-efficient fine-tuning.
   int lora_rank = 0;
   bool lora_all_linear = false;      ///< else q_proj and v_proj only (PEFT's default for Llama)
+  /// With lora_all_linear: the adapters reach the routed experts too (false where the targets
+  /// name the dense MLP's modules only and the experts' are named apart).
+  bool lora_routed_experts = true;
   bool lora_lm_head = false;         ///< the output projection is adapted too
   bool lora_dropout = true;          ///< dropout before each adapter keeps a mask and a copy
   /// The trainer has Liger-Kernel patch the model's RMSNorms / gated MLPs, where Liger supports

@@ -496,6 +496,13 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                             "fc_2", "c_fc", "mlp", "h_to_4h"})
       in.lora_all_linear = in.lora_all_linear || targets.find(mlp) != std::string::npos;
     in.lora_lm_head = targets.find("lm_head") != std::string::npos;
+    // Experts whose modules are named apart (Kimi Linear's w1/w2/w3) are adapted by "all-linear"
+    // or by a target naming them, not by gate_proj/up_proj/down_proj.
+    if (!arch.expert_linear_names.empty() && targets.find("all") == std::string::npos) {
+      in.lora_routed_experts = false;
+      for (const std::string& name : arch.expert_linear_names)
+        in.lora_routed_experts = in.lora_routed_experts || targets.find(name) != std::string::npos;
+    }
     if (targets.empty())
       s.Assume("lora_targets", "q_proj,v_proj", "PEFT's default for Llama-style models");
     if (!w.Find("lora_dropout"))

@@ -108,6 +108,7 @@ json Flatten(const json& config) {
       {"moe_num_experts", "num_experts"},             // ERNIE 4.5 MoE
       {"moe_k", "num_experts_per_tok"},
       {"moe_num_shared_experts", "n_shared_experts"},
+      {"num_shared_experts", "n_shared_experts"},     // Kimi Linear
       {"shared_intermediate_size", "shared_expert_intermediate_size"},  // Granite MoE
   };
   for (const auto& [old_key, new_key] : kAliases)
@@ -306,6 +307,10 @@ bool ApplyTraits(const json& flat, est::ModelArch& arch, std::vector<std::string
   arch.router_bias = Bool(t, "router_bias", false);
   arch.shared_expert_gate = Bool(t, "shared_expert_gate", false);
   arch.fused_experts = Bool(t, "fused_experts", false);
+  arch.expert_linear_names.clear();
+  if (auto names = t.find("expert_linear_names"); names != t.end() && names->is_array())
+    for (const json& name : *names)
+      if (name.is_string()) arch.expert_linear_names.push_back(name.get<std::string>());
   arch.router_scales = Bool(t, "router_scales", false);
   arch.moe_extra_norms = static_cast<int>(Int(t, "moe_extra_norms", 0));
 
@@ -603,7 +608,32 @@ void ReadShortConv(const json& flat, est::ModelArch& arch) {
   }
 }
 
+// Kimi Linear's linear_attn_config (configuration_kimi.py at axolotl-ai-cloud/axolotl@067b021c,
+// src/axolotl/model_support/kimi_linear/): num_heads of head_dim for q, k and v alike, the
+// convolution's kernel, and kda_layers counted from 1 (is_kda_layer: `(layer_idx + 1) in
+// self.linear_attn_config["kda_layers"]`); each gate's low-rank middle is head_dim wide.
+bool ReadKda(const json& flat, est::ModelArch& arch) {
+  auto config = flat.find("linear_attn_config");
+  if (config == flat.end() || !config->is_object()) return false;
+  auto layers = config->find("kda_layers");
+  if (layers == config->end() || !layers->is_array()) return false;
+  est::ModelArch::LinearAttention& l = arch.linear;
+  l.kind = est::ModelArch::LinearAttention::Kind::kKda;
+  const int64_t heads = std::clamp<int64_t>(Int(*config, "num_heads"), 0, 1 << 16);
+  const int64_t head_dim = std::clamp<int64_t>(Int(*config, "head_dim"), 0, 1 << 16);
+  l.key_heads = l.value_heads = heads;
+  l.key_head_dim = l.value_head_dim = l.gate_rank = head_dim;
+  l.conv_kernel = std::clamp<int64_t>(Int(*config, "short_conv_kernel_size"), 0, 4096);
+  arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), false);
+  for (const json& one_based : *layers)
+    if (one_based.is_number_integer() && one_based.get<int64_t>() >= 1 &&
+        one_based.get<int64_t>() <= arch.num_layers)
+      arch.linear_attention_layer[static_cast<size_t>(one_based.get<int64_t>() - 1)] = true;
+  return true;
+}
+
 void ReadLinearAttention(const json& flat, est::ModelArch& arch) {
+  if (ReadKda(flat, arch)) return;
   est::ModelArch::LinearAttention& l = arch.linear;
   l.key_heads = Int(flat, "linear_num_key_heads");
   l.value_heads = Int(flat, "linear_num_value_heads");
@@ -950,7 +980,7 @@ constexpr const char* kTableKeys[] = {
     "audio_subsampling_conv_channels", "audio_output_size", "global_head_dim",
     "num_global_key_value_heads", "attention_k_eq_v", "num_kv_shared_layers",
     "use_double_wide_mlp", "hidden_size_per_layer_input", "vocab_size_per_layer_input",
-    "top_k_experts", "enable_moe_block",
+    "top_k_experts", "enable_moe_block", "linear_attn_config",
 };
 
 // Whether two readings describe the same model for every estimate gpulint makes.

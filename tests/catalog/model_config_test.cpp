@@ -545,3 +545,34 @@ TEST_CASE("VLM projectors as each type builds them: SmolVLM's one linear, LFM2-V
   CHECK(gpulint::est::CountParams(lfm2_vl.arch).vision ==
         blocks + 64 + (32 * 48 + 48) + (48 * 32 + 32));
 }
+
+TEST_CASE("Kimi Linear: KDA layers from linear_attn_config, counted from 1, MLA elsewhere",
+          "[catalog][model_config]") {
+  // configuration_kimi.py's is_kda_layer: (layer_idx + 1) in kda_layers.
+  const std::string config =
+      R"({"model_type":"kimi_linear","hidden_size":64,"num_hidden_layers":4,
+          "num_attention_heads":4,"num_key_value_heads":4,"head_dim":16,"intermediate_size":96,
+          "vocab_size":100,"kv_lora_rank":32,"q_lora_rank":null,"qk_nope_head_dim":16,
+          "qk_rope_head_dim":8,"v_head_dim":16,"num_experts":8,"num_experts_per_token":2,
+          "moe_intermediate_size":24,"num_shared_experts":1,"first_k_dense_replace":1,
+          "linear_attn_config":{"full_attn_layers":[2,4],"kda_layers":[1,3],"head_dim":16,
+                                "num_heads":4,"short_conv_kernel_size":4}})";
+  ModelEntry e = FromJson(config);
+  CHECK(e.arch.linear_attention_layer == std::vector<bool>{true, false, true, false});
+  CHECK(e.arch.linear.kind == gpulint::est::ModelArch::LinearAttention::Kind::kKda);
+  CHECK(e.arch.linear.ValueWidth() == 64);
+  CHECK(e.arch.linear.gate_rank == 16);
+  CHECK(e.arch.kv_lora_rank == 32);
+  CHECK(e.arch.shared_expert_intermediate_size == 24);  // num_shared_experts x 24
+  CHECK(e.arch.moe_layer == std::vector<bool>{false, true, true, true});
+  // The routed experts' modules are w1, w2, w3 (catalog/architectures.toml).
+  CHECK(e.arch.expert_linear_names == std::vector<std::string>{"w1", "w2", "w3"});
+  // The layers keep a state per sequence, not a KV cache: two MLA layers cache per token.
+  CHECK(gpulint::est::LinearStateBytesPerSequence(e.arch, 1, 1, 2, 4) ==
+        2 * (3 * 64 * 3 * 2 + 4 * 16 * 16 * 4.0));
+  // `gpulint models add` writes the nested config back as the same model.
+  ModelEntry written = FromWrittenTable(config);
+  CHECK(written.arch.linear_attention_layer == e.arch.linear_attention_layer);
+  CHECK(gpulint::est::CountParams(written.arch).Total() ==
+        gpulint::est::CountParams(e.arch).Total());
+}

@@ -248,3 +248,19 @@ TEST_CASE("a Whisper audio encoder and its projectors (Qwen2-Audio, Voxtral), co
   m.hidden_size = 4096;
   CHECK(CountParams(m).vision == 636968960.0 + 1280.0 * 4096 + 4096);
 }
+
+TEST_CASE("Kimi Delta Attention layers, counted by hand", "[estimator][params]") {
+  ModelArch m = TinyDense();
+  // 2 heads of 2 for q, k and v (4 wide each), the gates' middle 2 wide, kernel 4.
+  m.linear = {/*key_heads=*/2, /*value_heads=*/2, /*key_head_dim=*/2, /*value_head_dim=*/2,
+              /*conv_kernel=*/4, /*conv_bias=*/false, /*proj_bias=*/false,
+              ModelArch::LinearAttention::Kind::kKda};
+  m.linear.gate_rank = 2;
+  m.linear_attention_layer = {true, false};
+  auto p = CountParams(m);
+  // q, k, v 3 x 4 x 4 = 48, b_proj 4 x 2 = 8, f_a and g_a 2 x 4 x 2 = 16, f_b and g_b
+  // 2 x 2 x 4 = 16, o_proj 4 x 4 = 16: 104 beside layer 1's attention (48).
+  CHECK(p.attention_linear == 48 + 104);
+  // Three convolutions over 4 channels x kernel 4 = 48, A_log 2, dt_bias 4, o_norm 2.
+  CHECK(p.attention_other == 56);
+}

@@ -244,3 +244,31 @@ TEST_CASE("axolotl's quantize_moe_experts prices 3D experts in the base's 4-bit 
   CHECK(e.breakdown->torch_allocated > p.breakdown->torch_allocated);
   CHECK(e.breakdown->torch_allocated <= p.breakdown->torch_allocated + dequantized_layer);
 }
+
+TEST_CASE("LoRA targets named gate/up/down miss experts whose modules are w1/w2/w3",
+          "[frameworks]") {
+  // examples/kimi-linear/kimi-48b-lora.yaml's targets: Kimi Linear's routed experts are
+  // KimiBlockSparseMLP's w1, w2, w3 (axolotl-ai-cloud/axolotl@067b021c
+  // src/axolotl/model_support/kimi_linear/modeling_kimi.py 237-239), so PEFT adapts the dense
+  // and shared MLPs only; all-linear, or a target naming w1, reaches the 256 experts too.
+  const std::string base =
+      "# gpulint: gpu=H200-141GB\nbase_model: moonshotai/Kimi-Linear-48B-A3B-Instruct\n"
+      "load_in_8bit: true\nadapter: lora\nlora_r: 16\nsequence_len: 2048\nmicro_batch_size: 2\n"
+      "gradient_checkpointing: true\n";
+  auto optimizer = [&](const std::string& targets) {
+    auto analyzed = AnalyzeText(base + targets, "kimi.yml");
+    const WorkloadEstimate& e =
+        analyzed->analysis.estimates[WorkloadWithRole(analyzed->analysis, "train")];
+    REQUIRE(e.breakdown);
+    return e.breakdown->optimizer;
+  };
+  const double named = optimizer(
+      "lora_target_modules: [gate_proj, down_proj, up_proj, q_proj, v_proj, k_proj, o_proj]\n");
+  const double all = optimizer("lora_target_linear: true\n");
+  const double experts = optimizer("lora_target_modules: [w1, w2, w3]\n");
+  // Rank 16 on 26 MoE layers' 256 experts (3 x 16 x (2304 + 1024) each) is 1.06B adapter
+  // parameters, with AdamW's two fp32 moments 8 bytes each: far above the named list's.
+  const double expert_adapters = 26.0 * 256 * 3 * 16 * (2304 + 1024);
+  CHECK(all - named > 8 * expert_adapters * 0.99);
+  CHECK(experts - named > 8 * expert_adapters * 0.99);
+}
