@@ -280,9 +280,8 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
       if (field == "expert_model_parallel")  // ETP x EP x PP; ETP defaults to TP (Megatron)
         return ExprValue::Number(w.Number("etp").value_or(w.Number("tp").value_or(1)) *
                                  w.Number("ep").value_or(1) * w.Number("pp").value_or(1));
-      if (field == "model_parallel")
-        return ExprValue::Number(w.Number("tp").value_or(1) * w.Number("pp").value_or(1) *
-                                 w.Number("cp").value_or(1));
+      if (field == "model_parallel")  // TP x PP x CP, a rollout engine's TP its own
+        return ExprValue::Number(tp * w.Number("pp").value_or(1) * w.Number("cp").value_or(1));
       if (field == "quant") {
         if (auto q = w.String("quant")) return ExprValue::String(*q);
         if (e.resolution.quant_from_name.format != est::WeightFormat::kDefault)
