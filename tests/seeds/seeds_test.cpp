@@ -60,8 +60,9 @@ TEST_CASE("seed 000: the MoE teacher stores all 128 experts, and TP 6 or 3 canno
         std::set<std::string>{"GL201", "GL202", "GL204"});
   CHECK(Rules(dir + "config2_teacher3_student5.sh") == std::set<std::string>{"GL201", "GL202"});
   CHECK(Rules(dir + "gpus16.sh").empty());
-  // Halving the rollout batch alone leaves 32 x 8 = 256 samples for a global batch of 512.
-  CHECK(Rules(dir + "oom_remedies.sh") == std::set<std::string>{"GL305"});
+  // Halving the rollout batch alone leaves 32 x 8 = 256 samples for a global batch of 512:
+  // fewer than one global batch, which slime refuses (slime/utils/dp_schedule.py:135-139).
+  CHECK(Rules(dir + "oom_remedies.sh") == std::set<std::string>{"GL308"});
 }
 
 TEST_CASE("seed 001: vLLM claims 90% at every TP, the 4B SFT at 16 x 32k needs terabytes",
