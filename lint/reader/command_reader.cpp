@@ -712,6 +712,30 @@ class CommandReader::Impl {
     return nullptr;
   }
 
+  // A match's `requires_value`: each flag written after `at` with one of its values, as
+  // `--flag V` or `--flag=V`.
+  bool ValuesWritten(const std::map<std::string, std::vector<std::string>>& required,
+                     size_t at) const {
+    for (const auto& [flag, accepted] : required) {
+      bool found = false;
+      for (size_t i = at; i < texts_.size() && !found; ++i) {
+        const std::string& word = texts_[i];
+        std::string value;
+        if (word == flag && i + 1 < texts_.size()) {
+          value = texts_[i + 1];
+        } else if (word.size() > flag.size() && word.compare(0, flag.size(), flag) == 0 &&
+                   word[flag.size()] == '=') {
+          value = word.substr(flag.size() + 1);
+        } else {
+          continue;
+        }
+        found = std::find(accepted.begin(), accepted.end(), value) != accepted.end();
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+
   // The first [[match]] of `map` that the command fits; nullptr when none does.
   const MatchSpec* Matching(const FrameworkMap& map, size_t at, bool python,
                             const std::string& module, const std::string& script,
@@ -721,7 +745,7 @@ class CommandReader::Impl {
       // A command whose flags changed between releases (ms-swift 2.x's --sft_type) is told
       // apart the same way as a module below.
       if (!match.command.empty() && !python && MatchesWords(match.command, texts_, at) &&
-          AnyFlagPresent(match.requires_flags, flags))
+          AnyFlagPresent(match.requires_flags, flags) && ValuesWritten(match.requires_values, at))
         return &match;
       // A module whose command line changed between versions (OpenRLHF's dotted flags) is
       // told apart by the flags only one of its versions has.

@@ -230,6 +230,7 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
                       {"python_module", KeyType::kString},
                       {"python_script", KeyType::kString},
                       {"requires_flag", KeyType::kStrings},
+                      {"requires_value", KeyType::kTable},
                       {"python_call", KeyType::kString},
                       {"config_keys", KeyType::kStrings},
                       {"config_command", KeyType::kStrings},
@@ -251,6 +252,17 @@ bool ParseFrameworkMap(const std::string& text, const std::string& where, Framew
       match.python_module = m["python_module"].value_or(std::string());
       match.python_script = m["python_script"].value_or(std::string());
       match.requires_flags = TomlStrings(m.get("requires_flag"));
+      if (const toml::table* values = m["requires_value"].as_table()) {
+        for (const auto& [flag, accepted] : *values) {
+          std::vector<std::string> list = TomlStrings(&accepted);
+          if (list.empty()) {
+            *error = fmt::format("requires_value.{} lists no values (strings): {}",
+                                 std::string(flag.str()), Where(where, node));
+            return false;
+          }
+          match.requires_values[std::string(flag.str())] = std::move(list);
+        }
+      }
       match.python_call = m["python_call"].value_or(std::string());
       match.config_keys = TomlStrings(m.get("config_keys"));
       match.config_command = TomlStrings(m.get("config_command"));

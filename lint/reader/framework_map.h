@@ -52,6 +52,9 @@ struct MatchSpec {
   std::string python_module;               ///< python -m MODULE
   std::string python_script;               ///< basename of a script run with python
   std::vector<std::string> requires_flags; ///< match only when one of these flags is present
+  /// Match only when each of these flags is written with one of its values (ms-swift's
+  /// `swift rlhf --rlhf_type grpo`, a trainer of its own behind the same command).
+  std::map<std::string, std::vector<std::string>> requires_values;
   std::string python_call;                 ///< a call in Python source (LLM, from_pretrained)
   /// A YAML/JSON file linted on its own is this framework's config when it has every one of
   /// these keys (dotted, as ReadConfigEntries names them), and reads as `config_command` with

@@ -140,6 +140,7 @@ const ExprSchema& RuleSchema() {
                           "workload.model_parallel", "workload.expert_model_parallel"})
       s[n] = ExprType::kNumber;
     s["workload.shares_gpus"] = s["workload.devices_assumed"] = ExprType::kBool;
+    s["workload.gpus_shared"] = ExprType::kBool;
     s["cluster.gpu"] = ExprType::kString;
     s["cluster.gpus_per_node"] = s["cluster.nodes"] = s["cluster.gpus_total"] = ExprType::kNumber;
     s["config.headroom"] = ExprType::kNumber;
@@ -291,6 +292,17 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return ExprValue::String("none");
       }
       if (field == "shares_gpus") return ExprValue::Bool(w.shares_process_gpus);
+      // Another workload of the file runs on one of its GPUs (a colocated engine, a reference).
+      if (field == "gpus_shared") {
+        const std::vector<Workload>& all = analysis.read.config.workloads;
+        for (size_t other = 0; other < all.size(); ++other) {
+          if (other == index) continue;
+          for (int device : all[other].devices)
+            if (std::find(w.devices.begin(), w.devices.end(), device) != w.devices.end())
+              return ExprValue::Bool(true);
+        }
+        return ExprValue::Bool(false);
+      }
       if (field == "devices_assumed") return ExprValue::Bool(w.devices_assumed);
       if (field == "model_ref") {
         const Setting* model = w.Find("model");

@@ -3,8 +3,11 @@
 // spread over every visible GPU), its DeepSpeed presets, and its quantization flags.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "lint/analysis/workload_estimate.h"
 #include "tests/support/analysis_helpers.h"
+#include "tests/support/lint_helpers.h"
 #include "tests/support/process.h"
 #include "tests/support/reader_helpers.h"
 
@@ -334,4 +337,71 @@ TEST_CASE("swift sft without --gradient_accumulation_steps accumulates toward 16
   REQUIRE(written.breakdown);
   CHECK(accumulation(written) == "none");
   CHECK(one.breakdown->total > written.breakdown->total);
+}
+
+TEST_CASE("swift rlhf --rlhf_type grpo: a colocated vLLM engine beside the trainer, priced",
+          "[frameworks]") {
+  // ms-swift issue #4594's shape: 8 x A100, vLLM colocated at its default 0.9
+  // (swift/rlhf_trainers/args_mixin.py:37) beside a ZeRO-3 LoRA trainer: out of memory.
+  const std::string grpo =
+      "NPROC_PER_NODE=8 CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 swift rlhf --rlhf_type grpo "
+      "--model Qwen/Qwen3-1.7B --tuner_type lora --torch_dtype bfloat16 --max_length 2048 "
+      "--max_completion_length 1024 --per_device_train_batch_size 8 --num_generations 8 "
+      "--deepspeed zero3";
+  SourceMap sources;
+  ReadResult read;
+  const Workload& train = Train(grpo + " --use_vllm true --vllm_mode colocate", &sources, &read);
+  CHECK(train.framework == "ms-swift-grpo");
+  const Workload* rollout = Role(read.config, "rollout");
+  REQUIRE(rollout);
+  CHECK(Dump(*rollout, {"gpu_memory_utilization", "engine_sleeps", "colocate"}) ==
+        "gpu_memory_utilization=0.9(d) engine_sleeps=false(d) colocate=true(d)");
+  // --max_length caps the prompt; the completion comes on top of it.
+  CHECK(Dump(train, {"max_prompt_len", "max_response_len", "n_samples"}) ==
+        "max_prompt_len=2048@1:161(l) max_response_len=1024@1:190(l) n_samples=8@1:245(l)");
+  // LoRA: no reference copy (the adapters are switched off instead).
+  CHECK_FALSE(Role(read.config, "reference"));
+  auto rules = [](const std::string& script) {
+    gpulint::testing::TempDir dir;
+    gpulint::testing::LintOutcome outcome =
+        gpulint::testing::LintPath(dir.Write("run.sh", "# gpulint: gpu=A100-80GB\n" + script));
+    REQUIRE(outcome.ok);
+    return gpulint::testing::RuleIds(outcome.findings);
+  };
+  auto has = [](const std::vector<std::string>& ids, const char* id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
+  const std::vector<std::string> colocated = rules(grpo + " --use_vllm true --vllm_mode colocate");
+  CHECK(has(colocated, "GL104"));
+  // What the trainer alone would leave unused, or could hold without offload, is not its to
+  // say when an engine shares its GPUs (GL103, GL108 are silent there).
+  CHECK_FALSE(has(colocated, "GL103"));
+  CHECK_FALSE(has(rules(grpo + "_offload --use_vllm true --vllm_mode colocate"), "GL108"));
+  // The engine asleep through the update and the trainer's state off the GPU while it
+  // generates (sleep_level, offload_model + offload_optimizer): the two take turns.
+  CHECK_FALSE(has(rules(grpo + " --use_vllm true --vllm_mode colocate --sleep_level 1 "
+                               "--offload_model true --offload_optimizer true"),
+                  "GL104"));
+  // In server mode the engine has GPUs of its own; without vLLM the policy generates itself,
+  // which gpulint does not price.
+  ReadResult server;
+  Train(grpo + " --use_vllm true --vllm_mode server", &sources, &server);
+  CHECK_FALSE(Role(server.config, "rollout"));
+  ReadResult plain;
+  CHECK(Train(grpo, &sources, &plain).Find("unmodelled"));
+  // --rlhf_type=grpo is the same command; DPO stays swift rlhf's own map.
+  ReadResult equals;
+  CHECK(Train("swift rlhf --rlhf_type=grpo --model Qwen/Qwen3-1.7B", &sources, &equals).framework ==
+        "ms-swift-grpo");
+  ReadResult dpo;
+  CHECK(Train("swift rlhf --rlhf_type dpo --model Qwen/Qwen3-1.7B", &sources, &dpo).framework ==
+        "ms-swift-rlhf");
+  // A full fine-tune keeps a reference copy unless beta is 0 (rlhf_args.py:291-294).
+  ReadResult full;
+  Train(grpo + " --use_vllm true --vllm_mode colocate --tuner_type full", &sources, &full);
+  CHECK(Role(full.config, "reference"));
+  ReadResult no_kl;
+  Train(grpo + " --use_vllm true --vllm_mode colocate --tuner_type full --beta 0", &sources,
+        &no_kl);
+  CHECK_FALSE(Role(no_kl.config, "reference"));
 }

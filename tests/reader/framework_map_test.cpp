@@ -142,6 +142,13 @@ TEST_CASE("a [[match]] or [[workload]] key spelled wrong or of the wrong type is
                 "[[workload]]\nrole = \"train\"\nprimary = true\nunless = \"colocate\"\n")
             .empty());
   CHECK(refused("[[match]]\npython_module = \"x.train\"\nrequires_flag = \"--a\"\n").empty());
+  // requires_value: a flag's accepted values, one string or a list of them.
+  CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = { \"--t\" = [\"a\", \"b\"] }\n")
+            .empty());
+  CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = { \"--t\" = 1 }\n")
+            .find("requires_value.--t lists no values") == 0);
+  CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = \"--t\"\n").find("requires_value") !=
+        std::string::npos);
   // Each of these read before as a map that matches nothing (or a workload always present).
   auto refused_top = [](const std::string& top) {
     FrameworkMap map;
