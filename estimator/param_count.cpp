@@ -56,7 +56,8 @@ double LinearAttentionOther(const ModelArch& m) {
   if (l.kind == Kind::kGatedDeltaNet) other += 2.0 * l.value_heads + l.value_head_dim;
   // KDA: A_log per head, dt_bias per channel (both fp32 in the module, counted as parameters),
   // o_norm over one head (FusedRMSNormGated); its three ShortConvolutions have no bias.
-  if (l.kind == Kind::kKda) other += static_cast<double>(l.value_heads) + l.ValueWidth() + l.value_head_dim;
+  if (l.kind == Kind::kKda)
+    other += static_cast<double>(l.value_heads) + l.ValueWidth() + l.value_head_dim;
   if (l.kind == Kind::kMamba2) other += 3.0 * l.value_heads + (l.gated_norm ? l.ValueWidth() : 0);
   // Mamba-1: dt_proj's bias and D per channel, A_log per channel and state; Jamba's norms.
   if (l.kind == Kind::kMamba1)

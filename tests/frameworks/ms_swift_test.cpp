@@ -3,8 +3,6 @@
 // spread over every visible GPU), its DeepSpeed presets, and its quantization flags.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
 #include "lint/analysis/workload_estimate.h"
 #include "tests/support/analysis_helpers.h"
 #include "tests/support/lint_helpers.h"
@@ -362,26 +360,20 @@ TEST_CASE("swift rlhf --rlhf_type grpo: a colocated vLLM engine beside the train
   // LoRA: no reference copy (the adapters are switched off instead).
   CHECK_FALSE(Role(read.config, "reference"));
   auto rules = [](const std::string& script) {
-    gpulint::testing::TempDir dir;
-    gpulint::testing::LintOutcome outcome =
-        gpulint::testing::LintPath(dir.Write("run.sh", "# gpulint: gpu=A100-80GB\n" + script));
-    REQUIRE(outcome.ok);
-    return gpulint::testing::RuleIds(outcome.findings);
+    return gpulint::testing::RulesOfScript("# gpulint: gpu=A100-80GB\n" + script);
   };
-  auto has = [](const std::vector<std::string>& ids, const char* id) {
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
-  };
+  using gpulint::testing::HasRule;
   const std::vector<std::string> colocated = rules(grpo + " --use_vllm true --vllm_mode colocate");
-  CHECK(has(colocated, "GL104"));
+  CHECK(HasRule(colocated, "GL104"));
   // What the trainer alone would leave unused, or could hold without offload, is not its to
   // say when an engine shares its GPUs (GL103, GL108 are silent there).
-  CHECK_FALSE(has(colocated, "GL103"));
-  CHECK_FALSE(has(rules(grpo + "_offload --use_vllm true --vllm_mode colocate"), "GL108"));
+  CHECK_FALSE(HasRule(colocated, "GL103"));
+  CHECK_FALSE(HasRule(rules(grpo + "_offload --use_vllm true --vllm_mode colocate"), "GL108"));
   // The engine asleep through the update and the trainer's state off the GPU while it
   // generates (sleep_level, offload_model + offload_optimizer): the two take turns.
-  CHECK_FALSE(has(rules(grpo + " --use_vllm true --vllm_mode colocate --sleep_level 1 "
-                               "--offload_model true --offload_optimizer true"),
-                  "GL104"));
+  CHECK_FALSE(HasRule(rules(grpo + " --use_vllm true --vllm_mode colocate --sleep_level 1 "
+                                   "--offload_model true --offload_optimizer true"),
+                      "GL104"));
   // In server mode the engine has GPUs of its own; without vLLM the policy generates itself,
   // which gpulint does not price.
   ReadResult server;

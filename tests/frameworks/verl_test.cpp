@@ -2,7 +2,6 @@
 // rollout engine and, under GAE, a critic on the same GPUs, the critic in the actor's processes.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <string>
 
 #include "lint/analysis/workload_estimate.h"
@@ -331,20 +330,14 @@ TEST_CASE("verl's rollout TP must divide the GPUs it shares with the trainer (GL
       "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo \\\n"
       "  actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct \\\n"
       "  actor_rollout_ref.rollout.name=vllm trainer.n_gpus_per_node=1 trainer.nnodes=1";
-  auto rules = [](const std::string& script) {
-    gpulint::testing::TempDir dir;
-    gpulint::testing::LintOutcome outcome = gpulint::testing::LintPath(dir.Write("run.sh", script));
-    REQUIRE(outcome.ok);
-    return gpulint::testing::RuleIds(outcome.findings);
-  };
-  auto has = [](const std::vector<std::string>& ids, const char* id) {
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
-  };
-  CHECK(has(rules(one_gpu), "GL204"));
-  CHECK_FALSE(has(rules(one_gpu + " \\\n  actor_rollout_ref.rollout.tensor_model_parallel_size=1"),
-                  "GL204"));
+  using gpulint::testing::HasRule;
+  using gpulint::testing::RulesOfScript;
+  CHECK(HasRule(RulesOfScript(one_gpu), "GL204"));
+  CHECK_FALSE(HasRule(
+      RulesOfScript(one_gpu + " \\\n  actor_rollout_ref.rollout.tensor_model_parallel_size=1"),
+      "GL204"));
   // On 8 GPUs the default TP of 2 divides them.
   std::string eight = one_gpu;
   eight.replace(eight.find("n_gpus_per_node=1"), 17, "n_gpus_per_node=8");
-  CHECK_FALSE(has(rules(eight), "GL204"));
+  CHECK_FALSE(HasRule(RulesOfScript(eight), "GL204"));
 }

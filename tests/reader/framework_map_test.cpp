@@ -147,8 +147,8 @@ TEST_CASE("a [[match]] or [[workload]] key spelled wrong or of the wrong type is
             .empty());
   CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = { \"--t\" = 1 }\n")
             .find("requires_value.--t lists no values") == 0);
-  CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = \"--t\"\n").find("requires_value") !=
-        std::string::npos);
+  CHECK(refused("[[match]]\ncommand = [\"x\"]\nrequires_value = \"--t\"\n")
+            .find("requires_value") != std::string::npos);
   // Each of these read before as a map that matches nothing (or a workload always present).
   auto refused_top = [](const std::string& top) {
     FrameworkMap map;

@@ -1,12 +1,16 @@
 #include "tests/support/lint_helpers.h"
 
+#include <catch2/catch.hpp>
 #include <re2/re2.h>
+
+#include <algorithm>
 
 #include <sstream>
 
 #include "lint/cli/options.h"
 #include "lint/util/strings.h"
 #include "lint/workspace/workspace.h"
+#include "tests/support/process.h"
 #include "tuner/fix_provider.h"
 
 namespace gpulint::testing {
@@ -69,6 +73,18 @@ std::vector<std::string> RuleIds(const std::vector<Finding>& findings) {
   std::vector<std::string> out;
   for (const Finding& finding : findings) out.push_back(finding.rule);
   return out;
+}
+
+std::vector<std::string> RulesOfScript(const std::string& script, const std::string& name) {
+  TempDir dir;
+  LintOutcome outcome = LintPath(dir.Write(name, script));
+  INFO(outcome.error);
+  CHECK(outcome.ok);
+  return RuleIds(outcome.findings);
+}
+
+bool HasRule(const std::vector<std::string>& rules, const std::string& id) {
+  return std::find(rules.begin(), rules.end(), id) != rules.end();
 }
 
 }  // namespace gpulint::testing

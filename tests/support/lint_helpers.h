@@ -33,4 +33,12 @@ std::multiset<std::pair<int, std::string>> LinesAndRules(const std::vector<Findi
 /// The rule ids of the findings, in order.
 std::vector<std::string> RuleIds(const std::vector<Finding>& findings);
 
+/// The rule ids `script` gets, written to a temporary `name` and linted as LintPath does;
+/// empty with a failed test check when it does not lint.
+std::vector<std::string> RulesOfScript(const std::string& script,
+                                       const std::string& name = "run.sh");
+
+/// Whether `id` is among `rules`.
+bool HasRule(const std::vector<std::string>& rules, const std::string& id);
+
 }  // namespace gpulint::testing
