@@ -292,11 +292,14 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return ExprValue::String("none");
       }
       if (field == "shares_gpus") return ExprValue::Bool(w.shares_process_gpus);
-      // Another workload of the file runs on one of its GPUs (a colocated engine, a reference).
+      // Another workload of the file holds memory on one of its GPUs while it runs: a reference,
+      // an engine that stays awake (one that sleeps through the update, as verl's, does not).
       if (field == "gpus_shared") {
         const std::vector<Workload>& all = analysis.read.config.workloads;
         for (size_t other = 0; other < all.size(); ++other) {
           if (other == index) continue;
+          if (all[other].role == "rollout" && all[other].Bool("engine_sleeps").value_or(true))
+            continue;
           for (int device : all[other].devices)
             if (std::find(w.devices.begin(), w.devices.end(), device) != w.devices.end())
               return ExprValue::Bool(true);

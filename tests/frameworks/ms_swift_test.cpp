@@ -368,6 +368,8 @@ TEST_CASE("swift rlhf --rlhf_type grpo: a colocated vLLM engine beside the train
   // What the trainer alone would leave unused, or could hold without offload, is not its to
   // say when an engine shares its GPUs (GL103, GL108 are silent there).
   CHECK_FALSE(HasRule(colocated, "GL103"));
+  // An engine asleep through the update leaves the trainer the GPU: there it is the trainer's.
+  CHECK(HasRule(rules(grpo + " --use_vllm true --vllm_mode colocate --sleep_level 1"), "GL103"));
   CHECK_FALSE(HasRule(rules(grpo + "_offload --use_vllm true --vllm_mode colocate"), "GL108"));
   // The engine asleep through the update and the trainer's state off the GPU while it
   // generates (sleep_level, offload_model + offload_optimizer): the two take turns.
