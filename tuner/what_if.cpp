@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "estimator/units.h"
+#include "lint/analysis/colocation.h"
 #include "lint/reader/setting_builder.h"
 
 namespace gpulint {
@@ -30,45 +31,10 @@ WhatIf::WhatIf(const FileAnalysis& analysis, size_t workload, double headroom,
       memo_(memo ? std::move(memo) : std::make_shared<WhatIfMemo>()) {
   const WorkloadEstimate& estimate = analysis.estimates[workload];
   if (!estimate.breakdown) return;
-  // What else is live on this workload's GPUs while it runs: further models in its own process
-  // (an evaluator, a reference model) and processes started beside it with '&'.
-  const auto& workloads = analysis.read.config.workloads;
-  const Workload& self = workloads[workload];
-  double others = 0;
-  for (size_t j = 0; j < workloads.size(); ++j) {
-    const Workload& other = workloads[j];
-    const WorkloadEstimate& e = analysis.estimates[j];
-    if (j == workload || !e.breakdown) continue;
-    bool same_process = other.process == self.process && other.shares_process_gpus;
-    bool beside = std::find(self.concurrent_processes.begin(), self.concurrent_processes.end(),
-                            other.process) != self.concurrent_processes.end();
-    bool shares_device = false;
-    for (int d : other.devices)
-      shares_device = shares_device ||
-                      std::find(self.devices.begin(), self.devices.end(), d) != self.devices.end();
-    if (!shares_device) continue;
-    // At their high ends, as the workload's own peak is judged (lint/analysis/colocation.cpp).
-    const est::Breakdown& b = *e.breakdown;
-    const double reserved_high = b.total_high - (b.total - b.torch_reserved);  // one context
-    // A colocated engine that does not sleep holds its memory through the update.
-    const Workload& engine = other.role == "rollout" ? other : self;
-    const bool engine_held = other.process == self.process && !other.shares_process_gpus &&
-                             !self.shares_process_gpus && engine.role == "rollout" &&
-                             !engine.Bool("engine_sleeps").value_or(true);
-    // A model in the same process holds its weights at this workload's peak; its own forward
-    // runs between this workload's steps, not at their peak. One whose held part is not
-    // known (an inference estimate) counts whole.
-    if (same_process)
-      others +=
-          e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
-    else if (beside)
-      others += b.total_high;
-    else if (engine_held) {
-      if (other.role == "rollout") held_engines_.push_back(j);
-      if (!engines_asleep) others += b.total_high;
-    }
-  }
-  limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - others);
+  LiveBeside beside = LiveBesideWorkload(analysis.read.config, analysis.estimates, workload,
+                                        engines_asleep);
+  held_engines_ = std::move(beside.held_engines);
+  limit_bytes_ = std::max(0.0, estimate.usable_bytes * (1 - headroom) - beside.bytes);
 }
 
 std::optional<double> WhatIf::TotalBytes(

@@ -153,4 +153,46 @@ std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
   return loads;
 }
 
+LiveBeside LiveBesideWorkload(const RunConfig& config,
+                              const std::vector<WorkloadEstimate>& estimates, size_t workload,
+                              bool engines_asleep) {
+  LiveBeside out;
+  const auto& workloads = config.workloads;
+  const Workload& self = workloads[workload];
+  for (size_t j = 0; j < workloads.size(); ++j) {
+    const Workload& other = workloads[j];
+    const WorkloadEstimate& e = estimates[j];
+    if (j == workload || !e.breakdown) continue;
+    bool same_process = other.process == self.process && other.shares_process_gpus;
+    bool beside = std::find(self.concurrent_processes.begin(), self.concurrent_processes.end(),
+                            other.process) != self.concurrent_processes.end();
+    bool shares_device = false;
+    for (int d : other.devices)
+      shares_device = shares_device ||
+                      std::find(self.devices.begin(), self.devices.end(), d) != self.devices.end();
+    if (!shares_device) continue;
+    // At their high ends, as the workload's own peak is judged (LoadAt above).
+    const est::Breakdown& b = *e.breakdown;
+    const double reserved_high = b.total_high - (b.total - b.torch_reserved);  // one context
+    // A colocated engine that does not sleep holds its memory through the update.
+    const Workload& engine = other.role == "rollout" ? other : self;
+    const bool engine_held = other.process == self.process && !other.shares_process_gpus &&
+                             !self.shares_process_gpus && engine.role == "rollout" &&
+                             !engine.Bool("engine_sleeps").value_or(true);
+    // A model in the same process holds its weights at this workload's peak; its own forward
+    // runs between this workload's steps, not at their peak. One whose held part is not
+    // known (an inference estimate) counts whole.
+    if (same_process) {
+      out.bytes +=
+          e.persistent_bytes > 0 ? std::min(e.persistent_bytes, reserved_high) : reserved_high;
+    } else if (beside) {
+      out.bytes += b.total_high;
+    } else if (engine_held) {
+      if (other.role == "rollout") out.held_engines.push_back(j);
+      if (!engines_asleep) out.bytes += b.total_high;
+    }
+  }
+  return out;
+}
+
 }  // namespace gpulint

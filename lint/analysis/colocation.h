@@ -29,4 +29,16 @@ struct DeviceLoad {
 std::vector<DeviceLoad> ComputeDeviceLoads(const RunConfig& config,
                                            const std::vector<WorkloadEstimate>& estimates);
 
+/// What else holds memory on workload `index`'s GPUs while it runs, at the others' high ends:
+/// further models in its own process (their held state), processes started beside it with '&',
+/// and colocated rollout engines that do not sleep through its update. `engines_asleep`: as if
+/// every such engine slept (the framework's sleep mode switched on).
+struct LiveBeside {
+  double bytes = 0;
+  std::vector<size_t> held_engines;  ///< the engines that hold their memory (indices)
+};
+LiveBeside LiveBesideWorkload(const RunConfig& config,
+                              const std::vector<WorkloadEstimate>& estimates, size_t index,
+                              bool engines_asleep = false);
+
 }  // namespace gpulint

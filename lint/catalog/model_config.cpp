@@ -611,19 +611,27 @@ void ReadShortConv(const json& flat, est::ModelArch& arch) {
 // Kimi Linear's linear_attn_config (configuration_kimi.py at axolotl-ai-cloud/axolotl@067b021c,
 // src/axolotl/model_support/kimi_linear/): num_heads of head_dim for q, k and v alike, the
 // convolution's kernel, and kda_layers counted from 1 (is_kda_layer: `(layer_idx + 1) in
-// self.linear_attn_config["kda_layers"]`); each gate's low-rank middle is head_dim wide.
-bool ReadKda(const json& flat, est::ModelArch& arch) {
-  auto config = flat.find("linear_attn_config");
-  if (config == flat.end() || !config->is_object()) return false;
-  auto layers = config->find("kda_layers");
-  if (layers == config->end() || !layers->is_array()) return false;
+// self.linear_attn_config["kda_layers"]`); each gate's low-rank middle is head_dim wide. A
+// config that lists KDA layers without their shape is refused: those layers would count as
+// nothing.
+bool ReadKda(const json& flat, est::ModelArch& arch, std::string* error) {
+  const json& config = flat["linear_attn_config"];
+  auto layers = config.is_object() ? config.find("kda_layers") : config.end();
+  if (!config.is_object() || layers == config.end() || !layers->is_array()) {
+    *error = "linear_attn_config has no kda_layers list";
+    return false;
+  }
   est::ModelArch::LinearAttention& l = arch.linear;
   l.kind = est::ModelArch::LinearAttention::Kind::kKda;
-  const int64_t heads = std::clamp<int64_t>(Int(*config, "num_heads"), 0, 1 << 16);
-  const int64_t head_dim = std::clamp<int64_t>(Int(*config, "head_dim"), 0, 1 << 16);
+  const int64_t heads = std::clamp<int64_t>(Int(config, "num_heads"), 0, 1 << 16);
+  const int64_t head_dim = std::clamp<int64_t>(Int(config, "head_dim"), 0, 1 << 16);
+  if (heads <= 0 || head_dim <= 0) {
+    *error = "linear_attn_config needs num_heads and head_dim above 0";
+    return false;
+  }
   l.key_heads = l.value_heads = heads;
   l.key_head_dim = l.value_head_dim = l.gate_rank = head_dim;
-  l.conv_kernel = std::clamp<int64_t>(Int(*config, "short_conv_kernel_size"), 0, 4096);
+  l.conv_kernel = std::clamp<int64_t>(Int(config, "short_conv_kernel_size"), 0, 4096);
   arch.linear_attention_layer.assign(static_cast<size_t>(arch.num_layers), false);
   for (const json& one_based : *layers)
     if (one_based.is_number_integer() && one_based.get<int64_t>() >= 1 &&
@@ -633,7 +641,6 @@ bool ReadKda(const json& flat, est::ModelArch& arch) {
 }
 
 void ReadLinearAttention(const json& flat, est::ModelArch& arch) {
-  if (ReadKda(flat, arch)) return;
   est::ModelArch::LinearAttention& l = arch.linear;
   l.key_heads = Int(flat, "linear_num_key_heads");
   l.value_heads = Int(flat, "linear_num_value_heads");
@@ -895,6 +902,11 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
     }
   } else if (HasShortConv(flat)) {
     ReadShortConv(flat, a);
+  } else if (flat.contains("linear_attn_config") && !flat["linear_attn_config"].is_null()) {
+    if (!ReadKda(flat, a, error)) {
+      *error += ": " + where;
+      return false;
+    }
   } else {
     ReadLinearAttention(flat, a);
   }

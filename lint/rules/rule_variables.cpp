@@ -9,6 +9,7 @@
 #include "estimator/param_count.h"
 #include "estimator/serving.h"
 #include "estimator/units.h"
+#include "lint/analysis/colocation.h"
 #include "lint/catalog/model_resolver.h"
 #include "lint/core/setting_types.h"
 #include "lint/util/strings.h"
@@ -292,20 +293,10 @@ ExprLookup WorkloadLookup(const FileAnalysis& analysis, size_t index, double hea
         return ExprValue::String("none");
       }
       if (field == "shares_gpus") return ExprValue::Bool(w.shares_process_gpus);
-      // Another workload of the file holds memory on one of its GPUs while it runs: a reference,
-      // an engine that stays awake (one that sleeps through the update, as verl's, does not).
-      if (field == "gpus_shared") {
-        const std::vector<Workload>& all = analysis.read.config.workloads;
-        for (size_t other = 0; other < all.size(); ++other) {
-          if (other == index) continue;
-          if (all[other].role == "rollout" && all[other].Bool("engine_sleeps").value_or(true))
-            continue;
-          for (int device : all[other].devices)
-            if (std::find(w.devices.begin(), w.devices.end(), device) != w.devices.end())
-              return ExprValue::Bool(true);
-        }
-        return ExprValue::Bool(false);
-      }
+      // Something else holds memory on its GPUs while it runs (lint/analysis/colocation.h).
+      if (field == "gpus_shared")
+        return ExprValue::Bool(
+            LiveBesideWorkload(analysis.read.config, analysis.estimates, index).bytes > 0);
       if (field == "devices_assumed") return ExprValue::Bool(w.devices_assumed);
       if (field == "model_ref") {
         const Setting* model = w.Find("model");

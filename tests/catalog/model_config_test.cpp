@@ -570,6 +570,20 @@ TEST_CASE("Kimi Linear: KDA layers from linear_attn_config, counted from 1, MLA 
   // The layers keep a state per sequence, not a KV cache: two MLA layers cache per token.
   CHECK(gpulint::est::LinearStateBytesPerSequence(e.arch, 1, 1, 2, 4) ==
         2 * (3 * 64 * 3 * 2 + 4 * 16 * 16 * 4.0));
+  // KDA layers without their shape are refused, not counted as nothing.
+  for (const char* shapeless : {R"("linear_attn_config":{"kda_layers":[1,3]})",
+                                R"("linear_attn_config":{"num_heads":4,"head_dim":16})",
+                                R"("linear_attn_config":[1,3])"}) {
+    INFO(shapeless);
+    ModelEntry refused;
+    std::string error;
+    CHECK_FALSE(gpulint::ParseModelConfigJson(
+        R"({"model_type":"kimi_linear","hidden_size":64,"num_hidden_layers":4,
+            "num_attention_heads":4,"num_key_value_heads":4,"intermediate_size":96,
+            "vocab_size":100,)" + std::string(shapeless) + "}",
+        "config.json", &refused, &error));
+    CHECK(error.find("linear_attn_config") == 0);
+  }
   // `gpulint models add` writes the nested config back as the same model.
   ModelEntry written = FromWrittenTable(config);
   CHECK(written.arch.linear_attention_layer == e.arch.linear_attention_layer);

@@ -383,6 +383,8 @@ TEST_CASE("swift rlhf --rlhf_type grpo: a colocated vLLM engine beside the train
   CHECK_FALSE(Role(server.config, "rollout"));
   ReadResult plain;
   CHECK(Train(grpo, &sources, &plain).Find("unmodelled"));
+  ReadResult written_off;
+  CHECK(Train(grpo + " --use_vllm false", &sources, &written_off).Find("unmodelled"));
   // --rlhf_type=grpo is the same command; DPO stays swift rlhf's own map.
   ReadResult equals;
   CHECK(Train("swift rlhf --rlhf_type=grpo --model Qwen/Qwen3-1.7B", &sources, &equals).framework ==

@@ -26,6 +26,13 @@ bool FitsDirectly(const FileAnalysis& analysis, size_t index, const std::string&
   return e.breakdown->total_high <= e.usable_bytes * (1 - headroom);
 }
 
+// The largest micro-batch up to `upto` that fits, by a linear scan of the estimator.
+long ScannedMicroBatch(const FileAnalysis& analysis, long upto) {
+  long scanned = 0;
+  for (long m = 1; m <= upto && FitsDirectly(analysis, 0, "micro_batch", m); ++m) scanned = m;
+  return scanned;
+}
+
 long After(const Proposal& p, const std::string& setting) {
   for (const Change& c : p.changes)
     if (c.setting == setting) return std::stol(c.after);
@@ -39,8 +46,7 @@ TEST_CASE("maximize batch: the largest micro-batch, as a linear scan finds it", 
                        "torchrun --nproc_per_node 8 train.py --model_name_or_path Qwen/Qwen3-0.6B "
                        "--bf16 --max_seq_length 2048 --per_device_train_batch_size 1\n");
   Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
-  long scanned = 0;
-  for (long m = 1; m <= 256 && FitsDirectly(a->analysis, 0, "micro_batch", m); ++m) scanned = m;
+  const long scanned = ScannedMicroBatch(a->analysis, 256);
   REQUIRE(scanned > 1);
   CHECK(After(p, "micro_batch") == scanned);
   CHECK(p.changes.size() == 1);  // no accumulation written: only the micro-batch changes
@@ -111,8 +117,7 @@ TEST_CASE("maximize batch is free under a global batch the framework rounds towa
                        "CUDA_VISIBLE_DEVICES=0 swift sft --model Qwen/Qwen2.5-0.5B-Instruct "
                        "--tuner_type lora --max_length 1024\n");
   Proposal p = MaximizeBatch(a->analysis, 0, TunerOptions{});
-  long scanned = 0;
-  for (long m = 1; m <= 512 && FitsDirectly(a->analysis, 0, "micro_batch", m); ++m) scanned = m;
+  const long scanned = ScannedMicroBatch(a->analysis, 512);
   REQUIRE(scanned > 16);  // past 16, so a divisor of 16 could not be the answer
   CHECK(After(p, "micro_batch") == scanned);
 }
