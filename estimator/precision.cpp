@@ -56,8 +56,19 @@ Optimizer Kind(const char* name, int moments, int state_bits = 0, int scale_bloc
   return o;
 }
 
+// A fused AdamW updates every tensor in place in one kernel: torch's fused=True
+// (torch._fused_adamw_, which transformers' adamw_torch_fused selects) and DeepSpeed's FusedAdam
+// (deepspeed/ops/adam/fused_adam.py: multi_tensor_applier(self.multi_tensor_adam, ...), what a
+// DeepSpeed config's "optimizer" section builds on the GPU, runtime/engine.py:2135 at edaa7221).
+// No state-sized temporary, unlike torch's foreach step.
+Optimizer Fused(Optimizer o) {
+  o.foreach_temporary = false;
+  return o;
+}
+
 const Named kOptimizers[] = {
-    {"adamw adam adamw_torch adamw_torch_fused adamw_hf fused_adam", Kind("adamw", 2)},
+    {"adamw adam adamw_torch adamw_hf", Kind("adamw", 2)},
+    {"adamw_torch_fused fused_adam adamw_apex_fused", Fused(Kind("adamw", 2))},
     {"adamw_8bit adam8bit adamw_bnb_8bit", Kind("adamw_8bit", 2, 8, 256)},
     {"paged_adamw paged_adamw_32bit", Kind("paged_adamw", 2, 32, 0, true)},
     {"paged_adamw_8bit", Kind("paged_adamw_8bit", 2, 8, 256, true)},

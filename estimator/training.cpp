@@ -393,11 +393,36 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   if (!in.forward_only && in.style == TrainerStyle::kPlain && !in.optimizer_in_backward &&
       in.optimizer.foreach_temporary)
     step_temporary = states / 2;
-  const double phase_step = persistent + grads + step_temporary;
+  // DeepSpeed steps its own fp32 partition: for each parameter group (ZeRO-3: each sub-group)
+  // it flattens the 16-bit gradient partition, upcasts it to an fp32 gradient that lives
+  // through the optimizer's step, and frees the flat 16-bit copy (stage_1_and_2.py step():
+  // `single_grad_partition = flat_grad_partition.to(...)`, `del flat_grad_partition`,
+  // `self._optimizer_step(i)`; stage3.py _prepare_fp32_grad_for_sub_group; DeepSpeed edaa7221,
+  // the same at v0.11.1). A torch.optim optimizer (the trainer's own, when the DeepSpeed config
+  // names none) then makes its state-sized temporary of that flat partition; DeepSpeed's
+  // FusedAdam updates in place. Seen in a user's log: an 8-GPU ZeRO-2 llama-7b run died at
+  // torch AdamW's `exp_avg_sq.sqrt()` asking for 3.14 GiB, one rank's partition in fp32
+  // (hiyouga/LlamaFactory#1221).
+  if (!in.forward_only && in.style == TrainerStyle::kDeepSpeed && master > 0 &&
+      !in.optimizer_in_backward) {
+    const double partition = master / 4;  // elements this rank steps
+    const double group = in.sharding == Sharding::kParameters
+                             ? std::min(partition, std::max(in.zero_sub_group_elements, 1.0))
+                             : partition;
+    const double optimizer_temporary =
+        in.optimizer.foreach_temporary && partition > 0 ? states / 2 * group / partition : 0;
+    step_temporary = 4 * group + std::max(c * group, optimizer_temporary);
+  }
+  // By the step every layer is sharded again: FSDP and ZeRO-3 free each unit's gathered
+  // parameters in its post-backward, the root's too (FSDP2 FSDPParamGroup.post_backward calls
+  // reshard(); FSDP1 _post_backward_hook frees the unsharded flat parameter under FULL_SHARD,
+  // _should_free_in_backward; ZeRO-3 releases each submodule after its backward).
+  const double phase_step = persistent - gathered + grads + step_temporary;
+  const bool step_peak = phase_forward < phase_step;
 
   b.optimizer = master + states;
   b.weights = weights;
-  if (phase_forward >= phase_step) {
+  if (!step_peak) {
     b.peak_phase = in.forward_only ? "forward" : worst->phase;
     b.torch_allocated = phase_forward;
     b.gradients = (grads_persistent ? accumulated_grads : 0) + worst->gradients;
@@ -416,16 +441,19 @@ Breakdown EstimateTraining(const TrainingInput& in) {
     b.gradients = grads;
     if (step_temporary > 0)
       b.terms.push_back({"optimizer step temporaries", step_temporary,
-                         "foreach AdamW keeps one state-sized temporary"});
+                         in.style == TrainerStyle::kDeepSpeed
+                             ? "DeepSpeed's fp32 gradient of the partition it steps, and the "
+                               "optimizer's temporary or the flat 16-bit copy"
+                             : "foreach AdamW keeps one state-sized temporary"});
   }
-  if (gathered > 0)
+  if (gathered > 0 && !step_peak)
     b.terms.push_back({"gathered layers", gathered,
                        in.style == TrainerStyle::kPlain
                            ? "FSDP: current and prefetched layer and the root unit (embedding, "
                              "head and its gradient) in 16 bits"
                            : "ZeRO-3: current and prefetched layer in 16 bits"});
   const double loaded_weights = b.weights;  // the gathered layers come and go each step
-  b.weights += gathered;
+  if (!step_peak) b.weights += gathered;
   const double workspace = GibToBytes(kCublasWorkspaceGib);
   b.torch_allocated += workspace;
   b.torch_reserved = TypicalReserved(b.torch_allocated, loaded_weights);

@@ -61,6 +61,10 @@ struct TrainingInput {
   int shard_group = 1;     ///< GPUs the sharded states are split over (DP x CP, or a node for hybrid)
   bool offload_optimizer = false;
   bool offload_params = false;
+  /// ZeRO-3 upcasts gradients and steps the optimizer one sub-group of at most this many
+  /// elements at a time (zero_optimization.sub_group_size; deepspeed/runtime/zero/config.py:175
+  /// `sub_group_size: int = Field(pp_int(1e9), ge=0)` at DeepSpeed edaa7221, 0.19.5).
+  double zero_sub_group_elements = 1e9;
   /// FSDP accumulates gradients inside no_sync (accelerate's and Lightning's gradient
   /// accumulation): until the optimizer step every rank holds the whole unsharded gradients.
   bool unsharded_accumulation = false;

@@ -23,6 +23,21 @@ TEST_CASE("torch AdamW keeps two moments in the state dtype", "[estimator][preci
   CHECK(adamw.foreach_temporary);
 }
 
+TEST_CASE("a fused AdamW steps in place, the foreach one makes a temporary",
+          "[estimator][precision]") {
+  for (const char* name : {"adamw", "adamw_torch", "adamw_hf"}) {
+    Optimizer optimizer;
+    REQUIRE(ParseOptimizer(name, &optimizer));
+    CHECK(optimizer.foreach_temporary);
+  }
+  for (const char* name : {"adamw_torch_fused", "fused_adam", "adamw_apex_fused"}) {
+    Optimizer optimizer;
+    REQUIRE(ParseOptimizer(name, &optimizer));
+    CHECK_FALSE(optimizer.foreach_temporary);
+    CHECK(optimizer.moments == 2);
+  }
+}
+
 TEST_CASE("8-bit states carry an fp32 scale per 256 elements", "[estimator][precision]") {
   // bitsandbytes (optimizer.py:518-529) and torchao's AdamW8bit alike.
   CHECK(StateBytes("adamw_bnb_8bit") == Approx(2 * (1 + 4.0 / 256)));

@@ -446,6 +446,59 @@ TEST_CASE("DeepSpeed and Megatron layouts", "[estimator][training]") {
   CHECK(megatron.optimizer == 12.0 * 388 / 4);
 }
 
+TEST_CASE("DeepSpeed's step holds the partition's fp32 gradient and the optimizer's temporary",
+          "[estimator][training]") {
+  // The 388-parameter model over 4 ranks under ZeRO-2 in fp16: 97 elements a rank steps.
+  ModelArch m = Tiny();
+  TrainingInput in = TinyInput(m);
+  in.seq_len = 1;  // the step, not the tokens, is the peak
+  in.precision = Precision::kAmpFp16;
+  in.gpus = 4;
+  in.shard_group = 4;
+  in.style = TrainerStyle::kDeepSpeed;
+  in.sharding = Sharding::kGradients;
+  const double part = 388.0 / 4;
+  const double state = 2 * 388 + 4 * part + 8 * part + 2 * part;  // weights, master, moments, grads
+  const double workspace = GibToBytes(kCublasWorkspaceGib);
+  // torch AdamW (no optimizer section): the fp32 gradient, then the sqrt of exp_avg_sq beside it.
+  Breakdown torch_adamw = EstimateTraining(in);
+  CHECK(torch_adamw.peak_phase == "optimizer step");
+  CHECK(torch_adamw.torch_allocated == Approx(state + 4 * part + 4 * part + workspace));
+  // DeepSpeed's FusedAdam steps in place: the flat 16-bit copy, alive while it is upcast, is
+  // the larger of the two.
+  REQUIRE(ParseOptimizer("fused_adam", &in.optimizer));
+  Breakdown fused = EstimateTraining(in);
+  CHECK(fused.torch_allocated == Approx(state + 4 * part + 2 * part + workspace));
+  // Offloaded, the step runs on the CPU.
+  in.offload_optimizer = true;
+  CHECK(TermBytes(EstimateTraining(in), "optimizer step temporaries") == 0);
+}
+
+TEST_CASE("ZeRO-3 steps one sub-group at a time, with every layer sharded again",
+          "[estimator][training]") {
+  // 40 layers of 152 parameters beside the 84 of the embedding, head and final norm: the
+  // states outgrow the gathered layers, so the step is the peak.
+  ModelArch m = Tiny();
+  m.num_layers = 40;
+  const double params = 84 + 40 * 152.0;
+  REQUIRE(CountParams(m).Total() == params);
+  TrainingInput in = TinyInput(m);
+  in.seq_len = 1;
+  in.precision = Precision::kAmpFp16;
+  in.gpus = 4;
+  in.shard_group = 4;
+  in.style = TrainerStyle::kDeepSpeed;
+  in.sharding = Sharding::kParameters;
+  in.zero_sub_group_elements = 1000;  // of the 1541 a rank steps
+  Breakdown b = EstimateTraining(in);
+  REQUIRE(b.peak_phase == "optimizer step");
+  CHECK(TermBytes(b, "gathered layers") == 0);
+  CHECK(TermBytes(b, "optimizer step temporaries") == 4 * 1000 + 4 * 1000);  // fp32 grad, sqrt
+  const double part = params / 4;
+  CHECK(b.torch_allocated ==
+        Approx((2 + 4 + 8 + 2) * part + 8000 + GibToBytes(kCublasWorkspaceGib)));
+}
+
 TEST_CASE("ZeRO-3 over N GPUs divides model states by N", "[estimator][training]") {
   ModelArch m = Tiny();
   for (TrainerStyle style : {TrainerStyle::kPlain, TrainerStyle::kDeepSpeed}) {
