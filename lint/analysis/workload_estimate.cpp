@@ -165,8 +165,10 @@ est::TrainingInput AtDataLength(const DataProbe& probe_of, const est::TrainingIn
   return probe;
 }
 
-// A verdict that holds at any length stands (the model's state alone does not fit); one that
-// flips with the length is not judged, and the estimate says up to which length the job fits.
+// A verdict that holds at any length stands (the model's state alone does not fit, or its
+// typical total does not: then the job is judged at the shortest data, where that much is true);
+// one that flips between "fits" and not with the length is not judged, and the estimate says up
+// to which length the job fits.
 // Padding to the longest sample in a micro batch is judged at the cap: one long sample brings
 // the whole batch there. Without padding every sample would have to reach it, so the cap is a
 // ceiling the data rarely meets, and a verdict that only the ceiling breaks is left open. The
@@ -175,12 +177,27 @@ est::TrainingInput AtDataLength(const DataProbe& probe_of, const est::TrainingIn
 // actual tokens into micro batches of at most ppo_max_token_len_per_gpu), and for RL prompts
 // that nothing truncates (TRL's GRPO since v0.28): an empty prompt is the floor.
 void JudgeDataLength(const DataProbe& probe, const est::TrainingInput& in,
-                     const est::Breakdown& assumed, WorkloadEstimate* out, bool explain) {
+                     est::Breakdown* breakdown, WorkloadEstimate* out, bool explain) {
+  const est::Breakdown& assumed = *breakdown;
   // "Fits" is the high end of the range; a job that cannot fit is past it at its low end.
   if (assumed.total_high <= out->usable_bytes) return;
   const double floor_len = probe.why == DataDecides::kPrompt ? 0 : 1;
   auto at = [&](double len) { return est::EstimateTraining(AtDataLength(probe, in, len)); };
-  if (at(floor_len).total_low > out->usable_bytes) return;
+  const est::Breakdown shortest = at(floor_len);
+  if (shortest.total_low > out->usable_bytes) return;
+  // Where even the shortest data's typical total is past the GPU, the job more likely fails
+  // than not at every length: judged there. A high end past it at the shortest is the slack's
+  // risk alone, which a length nobody wrote does not settle either way.
+  if (shortest.total > out->usable_bytes) {
+    est::TrainingInput floor_in = AtDataLength(probe, in, floor_len);
+    floor_in.explain = explain;
+    *breakdown = est::EstimateTraining(floor_in);
+    if (explain)
+      out->assumptions.push_back(
+          "the data decides the step's length: judged at the shortest, where the job's own "
+          "state already likely does not fit; longer data needs more");
+    return;
+  }
   out->unknown_inputs.emplace_back(probe.why == DataDecides::kLength   ? "max_seq_len"
                                    : probe.why == DataDecides::kPrompt ? "max_prompt_len"
                                                                        : "data_seq_len");
@@ -379,6 +396,8 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
   const bool phase_offload = s.String("offload_timing").value_or("step") == "phase";
   const bool offload_optimizer = ListHas(w, "offload", "optimizer");
   const bool offload_params = ListHas(w, "offload", "param");
+  if (auto sub_group = s.Number("zero_sub_group_size"); sub_group && *sub_group > 0)
+    in.zero_sub_group_elements = *sub_group;
   in.offload_optimizer = offload_optimizer && !phase_offload;
   in.offload_params = offload_params && !phase_offload;
   // A global batch without an explicit accumulation implies one: micro-batches per GPU per step.
@@ -590,15 +609,15 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
                         (token_budget && unpadded && sequences_per_gpu > 0);
   if (!token_budget && length_from_data)
     JudgeDataLength({DataDecides::kLength, 0, 0, 0, w.Find("max_seq_len") != nullptr}, in,
-                    breakdown, out, explain);
+                    &breakdown, out, explain);
   else if (!token_budget && prompt_from_data)
-    JudgeDataLength({DataDecides::kPrompt, *s.Number("max_response_len")}, in, breakdown, out,
-                    explain);
+    JudgeDataLength({DataDecides::kPrompt, *s.Number("max_response_len")}, in, &breakdown,
+                    out, explain);
   else if (!token_budget && unpadded)
-    JudgeDataLength({DataDecides::kUnpadded}, in, breakdown, out, explain);
+    JudgeDataLength({DataDecides::kUnpadded}, in, &breakdown, out, explain);
   else if (token_budget && unpadded && sequences_per_gpu > 0)
     JudgeDataLength({DataDecides::kBudgetFill, 0, in.tokens_per_micro_batch, sequences_per_gpu},
-                    in, breakdown, out, explain);
+                    in, &breakdown, out, explain);
   // Memory held across phases (weights, master copy, optimizer, persistent gradients), for a
   // colocated rollout engine that runs between training steps.
   out->persistent_bytes = breakdown.weights + breakdown.optimizer + breakdown.gradients;

@@ -222,6 +222,36 @@ TEST_CASE("an unpadded job whose state alone does not fit is out of memory at an
   CHECK(estimate.unknown_inputs.empty());
 }
 
+// hiyouga/LlamaFactory#1221: the README's ZeRO-2 config on 8 V100s, no length anywhere. The
+// state and the step's temporaries alone are past the GPU's typical total at any length, so
+// the data deciding the length does not leave the verdict open.
+TEST_CASE("a job whose shortest data is likely past the GPU is judged there", "[analysis]") {
+  Catalog catalog;
+  const std::string config =
+      "cat > ds.json <<'JSON'\n"
+      "{\"fp16\": {\"enabled\": \"auto\"}, \"zero_optimization\": {\"stage\": 2}}\n"
+      "JSON\n";
+  const std::string launch =
+      "deepspeed --num_gpus 8 train.py --deepspeed ds.json --model_name_or_path "
+      "huggyllama/llama-7b --per_device_train_batch_size 1 --fp16\n";
+  auto estimate = EstimateFirst(catalog, config + launch, "V100-32GB");
+  REQUIRE(estimate.breakdown);
+  CHECK(estimate.unknown_inputs.empty());
+  CHECK(estimate.undecided.empty());
+  CHECK(estimate.breakdown->peak_phase == "optimizer step");
+  CHECK(estimate.breakdown->total > estimate.usable_bytes);
+  CHECK(estimate.breakdown->total_low <= estimate.usable_bytes);
+  CHECK(std::any_of(estimate.assumptions.begin(), estimate.assumptions.end(),
+                    [](const std::string& a) {
+                      return a.find("judged at the shortest") != std::string::npos;
+                    }));
+  // On an 80 GB card it fits even at the 2048 tokens assumed for data of unknown length.
+  auto roomy = EstimateFirst(catalog, config + launch, "A100-80GB");
+  REQUIRE(roomy.breakdown);
+  CHECK(roomy.fits);
+  CHECK(roomy.undecided.empty());
+}
+
 TEST_CASE("Megatron's distributed optimizer shards over data x context parallel ranks",
           "[analysis]") {
   // slime's run-glm4-9B.sh: TP 2 x CP 2 on 4 GPUs leaves one data-parallel rank, but the two
