@@ -6,6 +6,7 @@
 #include "lint/analysis/colocation.h"
 #include "lint/analysis/workload_estimate.h"
 #include "tests/support/analysis_helpers.h"
+#include "tests/support/lint_helpers.h"
 #include "tests/support/reader_helpers.h"
 
 using namespace gpulint;
@@ -179,4 +180,31 @@ TEST_CASE("TRL GRPO's group size is num_generations, as written or GRPOConfig's 
   REQUIRE(Role(unset.config, "train"));
   CHECK(Role(written.config, "train")->Number("n_samples") == 14);
   CHECK(Role(unset.config, "train")->Number("n_samples") == 8);
+}
+
+// GL310 on GRPOConfig's arithmetic (trl/trainer/grpo_config.py:1076-1110 at f2cd5771): the
+// generation batch is generation_batch_size where set, else per-device batch x processes x
+// steps_per_generation, itself the accumulation unless set.
+TEST_CASE("TRL GRPO's generation batch must hold whole groups of num_generations",
+          "[frameworks][rules]") {
+  // 4 per device x 8 processes = 32: whole groups of 8 and 16, not of 12.
+  const std::string grpo = std::string("# gpulint: gpu=H100-80GB\n") + kGrpo;
+  using gpulint::testing::HasRule;
+  using gpulint::testing::RulesOfScript;
+  CHECK_FALSE(HasRule(RulesOfScript(grpo + " --num_generations 16\n", "a.sh"), "GL310"));
+  CHECK(HasRule(RulesOfScript(grpo + " --num_generations 12\n", "a.sh"), "GL310"));
+  // Three accumulation steps feed one generation: 96, a multiple of 12.
+  CHECK_FALSE(HasRule(
+      RulesOfScript(grpo + " --num_generations 12 --gradient_accumulation_steps 3\n", "a.sh"),
+      "GL310"));
+  // steps_per_generation stands in for the accumulation; generation_batch_size for the product.
+  CHECK(HasRule(RulesOfScript(grpo + " --num_generations 12 --gradient_accumulation_steps 3 "
+                                     "--steps_per_generation 2\n",
+                              "a.sh"),
+                "GL310"));
+  CHECK_FALSE(HasRule(
+      RulesOfScript(grpo + " --num_generations 12 --generation_batch_size 96\n", "a.sh"),
+      "GL310"));
+  CHECK(HasRule(RulesOfScript(grpo + " --num_generations 12 --generation_batch_size 64\n", "a.sh"),
+                "GL310"));
 }
