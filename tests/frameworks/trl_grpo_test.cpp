@@ -208,3 +208,34 @@ TEST_CASE("TRL GRPO's generation batch must hold whole groups of num_generations
   CHECK(HasRule(RulesOfScript(grpo + " --num_generations 12 --generation_batch_size 64\n", "a.sh"),
                 "GL310"));
 }
+
+// TRL 0.15 (open-r1's release in February 2025): vLLM on one GPU of its own after the
+// training processes', at 0.9 of it; a reference unless PEFT; and the group check on the
+// per-device batch x processes alone (trl/trainer/grpo_trainer.py:342-345 at v0.15.0).
+TEST_CASE("TRL 0.15 GRPO: the engine on the next GPU, and groups without the accumulation",
+          "[frameworks][version]") {
+  SourceMap sources;
+  const std::string open_r1 =
+      "# gpulint: trl=0.15\n"
+      "accelerate launch --num_processes 3 src/open_r1/grpo.py \\\n"
+      "  --model_name_or_path Qwen/Qwen2.5-1.5B-Instruct --use_vllm true --bf16 true \\\n"
+      "  --per_device_train_batch_size 1 --num_generations 8";
+  ReadResult read = ReadText(open_r1 + "\n", &sources);
+  const Workload* train = Role(read.config, "train");
+  const Workload* rollout = Role(read.config, "rollout");
+  REQUIRE(train);
+  REQUIRE(rollout);
+  CHECK(train->framework == "trl-grpo-0.15");
+  CHECK(train->devices == std::vector<int>{0, 1, 2});
+  CHECK(rollout->devices == std::vector<int>{3});
+  CHECK(Dump(*rollout, {"gpu_memory_utilization"}) == "gpu_memory_utilization=0.9(d)");
+  CHECK(Role(read.config, "reference"));
+  CHECK(Dump(*train, {"grad_ckpt", "max_prompt_len", "max_response_len"}) ==
+        "grad_ckpt=false(d) max_prompt_len=512(d) max_response_len=256(d)");
+  // 1 x 3 is no whole group of 8 however many steps accumulate; 8 x 3 is three.
+  using gpulint::testing::HasRule;
+  using gpulint::testing::RulesOfScript;
+  CHECK(HasRule(RulesOfScript(open_r1 + " --gradient_accumulation_steps 8\n", "a.sh"), "GL310"));
+  CHECK_FALSE(HasRule(RulesOfScript(open_r1 + " --per_device_train_batch_size 8\n", "a.sh"),
+                      "GL310"));
+}
