@@ -401,3 +401,32 @@ TEST_CASE("swift rlhf --rlhf_type grpo: a colocated vLLM engine beside the train
         &no_kl);
   CHECK_FALSE(Role(no_kl.config, "reference"));
 }
+
+// ms-swift's own check (swift/rlhf_trainers/args_mixin.py:200-225): per-device batch x
+// processes x steps_per_generation (the accumulation unless set), or generation_batch_size,
+// must hold whole groups of num_generations.
+TEST_CASE("swift rlhf --rlhf_type grpo: the generation batch holds whole groups", "[frameworks]") {
+  const std::string grpo =
+      "# gpulint: gpu=A100-80GB\n"
+      "NPROC_PER_NODE=2 CUDA_VISIBLE_DEVICES=0,1 swift rlhf --rlhf_type grpo "
+      "--model Qwen/Qwen3-1.7B --tuner_type lora --max_length 2048 --max_completion_length 1024 "
+      "--num_generations 8";
+  using gpulint::testing::HasRule;
+  using gpulint::testing::RulesOfScript;
+  // 1 x 2 x 1 = 2 completions: not a group of 8; four steps per generation make 8.
+  CHECK(HasRule(
+      RulesOfScript(grpo + " --per_device_train_batch_size 1 --gradient_accumulation_steps 1\n"),
+      "GL310"));
+  // Unwritten, ms-swift's accumulation aims at 16 sequences (ceil(16 / 1 / 2) = 8 steps), which
+  // gpulint derives but does not hand the rule: no verdict rather than one on a guess.
+  CHECK_FALSE(HasRule(RulesOfScript(grpo + " --per_device_train_batch_size 1\n"), "GL310"));
+  CHECK_FALSE(HasRule(
+      RulesOfScript(grpo + " --per_device_train_batch_size 1 --gradient_accumulation_steps 4\n"),
+      "GL310"));
+  CHECK_FALSE(HasRule(
+      RulesOfScript(grpo + " --per_device_train_batch_size 1 --steps_per_generation 4\n"),
+      "GL310"));
+  CHECK(HasRule(
+      RulesOfScript(grpo + " --per_device_train_batch_size 2 --generation_batch_size 12\n"),
+      "GL310"));
+}
