@@ -533,6 +533,15 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     in.lora_fused_mlp = s.BoolOr("lora_fused_mlp", false);
   }
   est::Quantization quant = QuantOf(w, arch, name_quant, &out->assumptions);
+  // A Megatron-core model is built from its own config in params_dtype and loads the checkpoint
+  // into those parameters, converting on the way (slime's tools/convert_hf_to_torch_dist.py,
+  // Megatron-Bridge): a quantized Hugging Face checkpoint (FP8 DeepSeek or MiniMax) trains as
+  // 16-bit weights, whatever its quantization_config says.
+  if (style == "megatron" && !w.Find("quant") && quant.format != est::WeightFormat::kDefault) {
+    quant = est::Quantization();
+    out->assumptions.push_back(
+        "the checkpoint's quantized weights are loaded into Megatron's 16-bit parameters");
+  }
   // An MXFP4 checkpoint (gpt-oss) trains on bf16 weights unless the script keeps it packed:
   // transformers' MXFP4 quantizer says it cannot train and asks for Mxfp4Config(dequantize=True)
   // (quantizers/quantizer_mxfp4.py `def is_trainable(self) -> bool:` ... `return False`, read

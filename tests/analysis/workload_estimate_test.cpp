@@ -252,6 +252,25 @@ TEST_CASE("a job whose shortest data is likely past the GPU is judged there", "[
   CHECK(roomy.undecided.empty());
 }
 
+// slime's MiniMax-M2.5 recipe (scripts/run-minimax-m2.sh): the Hugging Face checkpoint is FP8,
+// the Megatron model trains 16-bit parameters loaded from it; not a quantized base.
+TEST_CASE("a Megatron trainer's weights are 16-bit whatever the checkpoint's format", "[analysis]") {
+  Catalog catalog;
+  auto estimate = EstimateFirst(
+      catalog,
+      "python3 train.py --actor-num-nodes 16 --actor-num-gpus-per-node 8 --colocate "
+      "--hf-checkpoint MiniMaxAI/MiniMax-M2.5 --rollout-batch-size 128 --n-samples-per-prompt 8 "
+      "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 "
+      "--expert-model-parallel-size 4\n");
+  REQUIRE(estimate.breakdown);
+  CHECK(estimate.skipped.empty());
+  CHECK(std::any_of(estimate.assumptions.begin(), estimate.assumptions.end(),
+                    [](const std::string& a) {
+                      return a.find("loaded into Megatron's 16-bit parameters") !=
+                             std::string::npos;
+                    }));
+}
+
 TEST_CASE("Megatron's distributed optimizer shards over data x context parallel ranks",
           "[analysis]") {
   // slime's run-glm4-9B.sh: TP 2 x CP 2 on 4 GPUs leaves one data-parallel rank, but the two
