@@ -253,8 +253,14 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
                    "requests longer than it are refused", true, &options);
   }
   if (options.empty()) {
-    p.note = "no single change gpulint knows makes it fit: more GPUs, more tensor parallelism or "
-             "a smaller or quantized model";
+    // Judged at the data's shortest (its state alone likely overfills the GPU), a change that
+    // fits short data may still leave long data to decide: no verdict to offer it on.
+    p.note = e.size_from_data
+                 ? "no single change gpulint knows makes it fit whatever the data's length; with "
+                   "the length stated (max_seq_len, or '# gpulint: max_seq_len=N') it searches "
+                   "again"
+                 : "no single change gpulint knows makes it fit: more GPUs, more tensor "
+                   "parallelism or a smaller or quantized model";
     return p;
   }
   std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) {

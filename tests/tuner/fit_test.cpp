@@ -219,3 +219,23 @@ TEST_CASE("a colocated engine that holds its memory through the update is put to
   CHECK(apart.changes.empty());
   CHECK(apart.note.find("fits already") == 0);
 }
+
+// hiyouga/LlamaFactory#1221's shape: ZeRO-2 on 8 V100s whose state alone likely overfills them,
+// no length set. ZeRO-3 fits short data but leaves long data to decide: no verdict to offer;
+// with the length stated it is the change.
+TEST_CASE("a job judged at its shortest data is offered a change once its length is stated",
+          "[tuner][fit]") {
+  const std::string job =
+      "cat > ds.json <<'JSON'\n"
+      "{\"fp16\": {\"enabled\": \"auto\"}, \"zero_optimization\": {\"stage\": 2}}\n"
+      "JSON\n"
+      "deepspeed --num_gpus 8 train.py --deepspeed ds.json --model_name_or_path "
+      "huggyllama/llama-7b --per_device_train_batch_size 1 --fp16\n";
+  auto open = AnalyzeText("# gpulint: gpu=V100-32GB\n" + job);
+  Proposal unstated = Fit(open->analysis, open->workspace->maps(), 0, TunerOptions{});
+  CHECK(unstated.changes.empty());
+  CHECK(unstated.note.find("whatever the data's length") != std::string::npos);
+  auto stated = AnalyzeText("# gpulint: gpu=V100-32GB\n# gpulint: max_seq_len=512\n" + job);
+  Proposal p = Fit(stated->analysis, stated->workspace->maps(), 0, TunerOptions{});
+  CHECK(Changes(p) == "zero_stage=3 ");
+}
