@@ -405,12 +405,12 @@ Breakdown EstimateTraining(const TrainingInput& in) {
   // (hiyouga/LlamaFactory#1221).
   if (!in.forward_only && in.style == TrainerStyle::kDeepSpeed && master > 0 &&
       !in.optimizer_in_backward) {
-    const double partition = master / 4;  // elements this rank steps
+    const double partition = trainable / sharded(Sharding::kOptimizer);  // elements it steps
     const double group = in.sharding == Sharding::kParameters
                              ? std::min(partition, std::max(in.zero_sub_group_elements, 1.0))
                              : partition;
     const double optimizer_temporary =
-        in.optimizer.foreach_temporary && partition > 0 ? states / 2 * group / partition : 0;
+        in.optimizer.foreach_temporary ? states / 2 * group / partition : 0;
     step_temporary = 4 * group + std::max(c * group, optimizer_temporary);
   }
   // By the step every layer is sharded again: FSDP and ZeRO-3 free each unit's gathered

@@ -257,8 +257,8 @@ Proposal Fit(const FileAnalysis& analysis, const FrameworkMaps& maps, size_t ind
     // fits short data may still leave long data to decide: no verdict to offer it on.
     p.note = e.size_from_data
                  ? "no single change gpulint knows makes it fit whatever the data's length; with "
-                   "the length stated (max_seq_len, or '# gpulint: max_seq_len=N') it searches "
-                   "again"
+                   "the length stated ('# gpulint: max_seq_len=N', or data_seq_len=N for "
+                   "unpadded sequences) it searches again"
                  : "no single change gpulint knows makes it fit: more GPUs, more tensor "
                    "parallelism or a smaller or quantized model";
     return p;

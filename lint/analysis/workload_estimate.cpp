@@ -604,6 +604,7 @@ est::Breakdown EstimateTrainingWorkload(const Workload& w, const est::ModelArch&
     est::Breakdown least = est::EstimateTraining(many);
     if (least.total_low > out->usable_bytes) {
       breakdown = std::move(least);
+      in = many;  // what the data-length probes below start from
       out->assumptions.push_back(
           "the GPU count is not known: states divided as over any number of GPUs, the least "
           "this job needs");

@@ -615,9 +615,14 @@ void ReadShortConv(const json& flat, est::ModelArch& arch) {
 // config that lists KDA layers without their shape is refused: those layers would count as
 // nothing.
 bool ReadKda(const json& flat, est::ModelArch& arch, std::string* error) {
-  const json& config = flat["linear_attn_config"];
-  auto layers = config.is_object() ? config.find("kda_layers") : config.end();
-  if (!config.is_object() || layers == config.end() || !layers->is_array()) {
+  auto found = flat.find("linear_attn_config");
+  if (found == flat.end() || !found->is_object()) {
+    *error = "linear_attn_config is not an object";
+    return false;
+  }
+  const json& config = *found;
+  auto layers = config.find("kda_layers");
+  if (layers == config.end() || !layers->is_array()) {
     *error = "linear_attn_config has no kda_layers list";
     return false;
   }
@@ -902,7 +907,7 @@ bool FromJson(const json& config, const std::string& where, ModelEntry* entry, s
     }
   } else if (HasShortConv(flat)) {
     ReadShortConv(flat, a);
-  } else if (flat.contains("linear_attn_config") && !flat["linear_attn_config"].is_null()) {
+  } else if (auto kda = flat.find("linear_attn_config"); kda != flat.end() && !kda->is_null()) {
     if (!ReadKda(flat, a, error)) {
       *error += ": " + where;
       return false;

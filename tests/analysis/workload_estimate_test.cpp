@@ -254,7 +254,8 @@ TEST_CASE("a job whose shortest data is likely past the GPU is judged there", "[
 
 // slime's MiniMax-M2.5 recipe (scripts/run-minimax-m2.sh): the Hugging Face checkpoint is FP8,
 // the Megatron model trains 16-bit parameters loaded from it; not a quantized base.
-TEST_CASE("a Megatron trainer's weights are 16-bit whatever the checkpoint's format", "[analysis]") {
+TEST_CASE("a Megatron trainer's weights are 16-bit whatever the checkpoint's format",
+          "[analysis]") {
   Catalog catalog;
   auto estimate = EstimateFirst(
       catalog,
@@ -269,6 +270,25 @@ TEST_CASE("a Megatron trainer's weights are 16-bit whatever the checkpoint's for
                       return a.find("loaded into Megatron's 16-bit parameters") !=
                              std::string::npos;
                     }));
+}
+
+// With the GPU count unknown and the least this job needs past the GPU, the estimate divides its
+// states as over any number of GPUs; where no length is set, the length up to which it fits is
+// found on that same reading, not on undivided states.
+TEST_CASE("the length a job fits up to is found on the reading its estimate states",
+          "[analysis]") {
+  Catalog catalog;
+  auto job = [](const std::string& count) {
+    return "cat > ds.json <<'JSON'\n"
+           "{\"bf16\": {\"enabled\": true}, \"zero_optimization\": {\"stage\": 3}}\n"
+           "JSON\n"
+           "torchrun --nproc_per_node " + count + " train.py --deepspeed ds.json "
+           "--model_name_or_path Qwen/Qwen2.5-3B --per_device_train_batch_size 16 --bf16\n";
+  };
+  auto unknown = EstimateFirst(catalog, job("$NGPU"));
+  auto many = EstimateFirst(catalog, job("65536"));  // as many GPUs as the least reading takes
+  REQUIRE_FALSE(unknown.undecided_bound.empty());
+  CHECK(unknown.undecided_bound == many.undecided_bound);
 }
 
 TEST_CASE("Megatron's distributed optimizer shards over data x context parallel ranks",

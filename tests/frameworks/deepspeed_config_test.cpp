@@ -11,8 +11,8 @@ using namespace gpulint;
 
 namespace {
 
-// The train workload of a HF Trainer script whose DeepSpeed config is `json`.
-std::string Optimizer(const std::string& json, SourceMap* sources) {
+// The optimizer setting of a HF Trainer script whose DeepSpeed config is `json` (empty: unset).
+std::string OptimizerOf(const std::string& json, SourceMap* sources) {
   auto read = testing::ReadText("cat > ds.json <<'JSON'\n" + json +
                                     "\nJSON\n"
                                     "torchrun --nproc_per_node 8 train.py --model_name_or_path "
@@ -29,12 +29,12 @@ std::string Optimizer(const std::string& json, SourceMap* sources) {
 // DeepSpeed's FusedAdam (no torch_adam, no offload); without one, the trainer's own runs.
 TEST_CASE("a DeepSpeed optimizer section is DeepSpeed's FusedAdam", "[frameworks]") {
   SourceMap sources;
-  CHECK(Optimizer("{\"zero_optimization\": {\"stage\": 3}, \"optimizer\": {\"type\": \"AdamW\"}}",
+  CHECK(OptimizerOf("{\"zero_optimization\": {\"stage\": 3}, \"optimizer\": {\"type\": \"AdamW\"}}",
                   &sources) == "fused_adam");
-  CHECK(Optimizer("{\"zero_optimization\": {\"stage\": 3}, \"optimizer\": {\"type\": \"Adam\"}}",
+  CHECK(OptimizerOf("{\"zero_optimization\": {\"stage\": 3}, \"optimizer\": {\"type\": \"Adam\"}}",
                   &sources) == "fused_adam");
   // Without one the config sets none: the trainer's flag or default (torch AdamW) stands.
-  CHECK(Optimizer("{\"zero_optimization\": {\"stage\": 3}}", &sources).empty());
+  CHECK(OptimizerOf("{\"zero_optimization\": {\"stage\": 3}}", &sources).empty());
 }
 
 TEST_CASE("ZeRO-3's sub_group_size is read, written as JSON writes 1e9", "[frameworks]") {
